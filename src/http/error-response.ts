@@ -1,0 +1,60 @@
+/** The one place where failures become the specification's error body. */
+import type { Request, Response } from 'express';
+import { ApiError } from '../errors';
+import type { HttpResult } from './operation';
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  timestamp: string;
+  details?: string[];
+  correlationId?: string;
+}
+
+export function errorBody(error: ApiError, correlationId: string): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: error.message, timestamp: new Date().toISOString() };
+  if (error.details && error.details.length > 0) body.details = error.details;
+  body.correlationId = correlationId;
+  return body;
+}
+
+/** Unknown errors are logged in full and answered with a generic 500 that reveals nothing. */
+export function errorResult(req: Request, error: unknown): HttpResult {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
+  return { status: apiError.status, headers: apiError.headers, body: errorBody(apiError, req.correlationId) };
+}
+
+export function sendError(req: Request, res: Response, error: unknown): void {
+  const result = errorResult(req, error);
+  res.status(result.status).set(result.headers).json(result.body);
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const bodyParserType = (error as { type?: string } | null)?.type;
+  if (bodyParserType === 'entity.too.large') {
+    return new ApiError(413, 'payload_too_large', 'The request body is larger than 100 KB.');
+  }
+  if (bodyParserType === 'encoding.unsupported' || bodyParserType === 'charset.unsupported') {
+    return new ApiError(415, 'unsupported_media_type', 'The request body must be UTF-8 encoded.');
+  }
+  if (bodyParserType === 'request.aborted' || bodyParserType === 'request.size.invalid') {
+    return new ApiError(400, 'bad_request', 'The request body could not be read.');
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.', undefined, {
+      'Retry-After': '1',
+    });
+  }
+  return new ApiError(500, 'internal_error', 'An unexpected error occurred; the request had no effect. Retry later.');
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  const message = error instanceof Error ? error.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', 'P1001', 'P1017', 'P2024'].includes(code) ||
+    /ECONNREFUSED|Connection terminated|terminating connection|Can't reach database/.test(message)
+  );
+}

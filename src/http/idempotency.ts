@@ -1,0 +1,122 @@
+/**
+ * Idempotent writes. Every POST, PATCH and DELETE of the partner API runs here:
+ *  - the key is scoped to the company; the fingerprint is method + path + canonical JSON body;
+ *  - the request runs in one database transaction that first takes a transaction-level advisory
+ *    lock on (company, key): a concurrent request with the same key, in any service process, gets
+ *    409 idempotency_key_in_use at once, and a crashed process releases the lock with its connection;
+ *  - a 2xx outcome is stored in the same transaction as its effect, so both commit or neither does;
+ *  - a failure stores nothing and the key may be used again.
+ */
+import { createHash } from 'node:crypto';
+import type { Database, Transaction } from '../database/prisma-client';
+import { BadRequest, Conflict } from '../errors';
+import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
+
+/** Response headers that belong to the stored outcome and are replayed with it. */
+const REPLAYED_HEADERS = ['ETag', 'Service-Effects', 'Location'];
+
+export interface IdempotencyOptions {
+  retentionHours: number;
+}
+
+export async function runIdempotentWrite(
+  db: Database,
+  ctx: OperationContext,
+  handler: WriteHandler,
+  options: IdempotencyOptions,
+): Promise<HttpResult> {
+  const key = parseIdempotencyKey(header(ctx, 'idempotency-key'));
+  const companyId = ctx.principal.companyId;
+  const fingerprint = fingerprintOf(ctx);
+  return db.$transaction(
+    async (tx) => {
+      await lockKey(tx, companyId, key);
+      const stored = await tx.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
+      const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
+      if (stored && stored.createdAt > retentionStart) {
+        if (stored.fingerprint !== fingerprint) {
+          throw new BadRequest(
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used for a different request; use a new key for a new write.',
+            ['Idempotency-Key: already used with another method, path or body'],
+          );
+        }
+        return replay(stored.responseStatus, stored.responseHeaders as Record<string, string>, stored.responseBody);
+      }
+      if (stored) await tx.idempotencyRecord.delete({ where: { companyId_key: { companyId, key } } });
+
+      const result = await handler(ctx, tx);
+      const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
+      const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
+      await tx.idempotencyRecord.create({
+        data: { companyId, key, fingerprint, responseStatus: result.status, responseHeaders: replayedHeaders, responseBody: bodyText },
+      });
+      return { ...result, body: bodyText === null ? undefined : new SerializedJson(bodyText), headers: { ...result.headers, 'Idempotent-Replay': 'false' } };
+    },
+    { maxWait: 10_000, timeout: 20_000 },
+  );
+}
+
+/** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
+function replay(status: number, headers: Record<string, string>, body: string | null): HttpResult {
+  return {
+    status,
+    headers: { ...headers, 'Idempotent-Replay': 'true' },
+    body: body === null ? undefined : new SerializedJson(body),
+  };
+}
+
+function pickReplayedHeaders(headers: Record<string, string>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) if (headers[name] !== undefined) picked[name] = headers[name];
+  return picked;
+}
+
+/** 1 to 255 visible ASCII characters; the structured-field string form `"abc"` is unquoted first. */
+export function parseIdempotencyKey(raw: string | undefined): string {
+  if (raw === undefined) {
+    throw new BadRequest('idempotency_key_required', 'This write requires an Idempotency-Key header.', [
+      'Idempotency-Key: is required',
+    ]);
+  }
+  let key = raw.trim();
+  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1).replace(/\\(["\\])/g, '$1');
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new BadRequest('idempotency_key_invalid', 'The Idempotency-Key must be 1 to 255 visible ASCII characters.', [
+      'Idempotency-Key: must be 1 to 255 visible ASCII characters',
+    ]);
+  }
+  return key;
+}
+
+async function lockKey(tx: Transaction, companyId: string, key: string): Promise<void> {
+  const lock = createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
+  const rows = await tx.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${lock}) AS locked`;
+  if (!rows[0]?.locked) {
+    throw new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+      'Retry-After': '1',
+    });
+  }
+}
+
+function fingerprintOf(ctx: OperationContext): string {
+  return createHash('sha256')
+    .update(`${ctx.request.method.toUpperCase()} ${ctx.request.path}\n`)
+    .update(canonicalJson(ctx.request.body))
+    .digest('base64url');
+}
+
+/** JSON with object keys sorted at every level, so key order and whitespace do not matter. */
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+  return `{${entries.join(',')}}`;
+}

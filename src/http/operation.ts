@@ -1,0 +1,49 @@
+/** What a thin operation handler receives and returns. Handlers know no Express. */
+import type { Principal } from '../auth/bearer-guard';
+import type { Database, Transaction } from '../database/prisma-client';
+import type { Logger } from '../logger';
+
+export interface OperationRequest {
+  method: string;
+  /** Path relative to the API base path, e.g. /v1/rental-insurances/42. */
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface OperationContext {
+  operationId: string;
+  request: OperationRequest;
+  /** Present on every operation whose contract declares a security requirement. */
+  principal: Principal;
+  correlationId: string;
+  log: Logger;
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** For non-JSON bodies (the published YAML document). */
+  contentType?: string;
+}
+
+export type ReadHandler = (ctx: OperationContext, db: Database) => Promise<HttpResult>;
+/** Write handlers run inside the idempotency transaction and must use `tx` for every query. */
+export type WriteHandler = (ctx: OperationContext, tx: Transaction) => Promise<HttpResult>;
+
+/** Operations whose contract declares no security (the published document). */
+export type PublicHandler = (ctx: Omit<OperationContext, 'principal'>) => Promise<HttpResult>;
+
+export type OperationHandlers = {
+  read: Record<string, ReadHandler>;
+  write: Record<string, WriteHandler>;
+  publicRead: Record<string, PublicHandler>;
+};
+
+export function header(ctx: OperationContext, name: string): string | undefined {
+  const value = ctx.request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,39 @@
+/**
+ * Contract conformance of responses, switched on in tests: the status must be declared for the
+ * operation, and the body and headers must match what the document declares for that status.
+ * A violation is thrown, so the test that received the response fails.
+ */
+import { SetMatchType } from 'openapi-backend';
+import type OpenAPIBackend from 'openapi-backend';
+import type { HttpResult, OperationRequest } from './operation';
+import { SerializedJson } from './idempotency';
+
+export class ContractViolation extends Error {}
+
+export function checkResponseAgainstContract(
+  api: OpenAPIBackend,
+  request: Pick<OperationRequest, 'method' | 'path' | 'headers'>,
+  result: HttpResult,
+  correlationId: string,
+): void {
+  let operation;
+  try {
+    operation = api.router.matchOperation({ method: request.method, path: request.path, headers: request.headers } as never, true);
+  } catch {
+    return; // route-level answers (404 no route, 405) belong to no operation
+  }
+  const where = `${request.method} ${request.path} -> ${result.status} (${operation.operationId})`;
+  const declared = Object.keys(operation.responses ?? {});
+  if (!declared.includes(String(result.status))) {
+    throw new ContractViolation(`${where}: status not declared; declared: ${declared.join(', ')}`);
+  }
+  const body = result.body instanceof SerializedJson ? JSON.parse(result.body.text) : result.body;
+  if (body !== undefined && !result.contentType) {
+    const bodyCheck = api.validateResponse(body, operation, result.status);
+    if (bodyCheck.errors) throw new ContractViolation(`${where}: body ${JSON.stringify(bodyCheck.errors)}`);
+  }
+  const headers: Record<string, string> = { 'x-correlation-id': correlationId };
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
+  const headerCheck = api.validateResponseHeaders(headers, operation, { statusCode: result.status, setMatchType: SetMatchType.Superset });
+  if (headerCheck.errors) throw new ContractViolation(`${where}: headers ${JSON.stringify(headerCheck.errors)}`);
+}

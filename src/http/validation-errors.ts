@@ -1,0 +1,41 @@
+/** Ajv errors as the `details` strings of the error body: one per problem, naming the field. */
+import type { ErrorObject } from 'ajv';
+
+const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
+
+export function describeValidationErrors(errors: ErrorObject[]): string[] {
+  const details = errors
+    .filter((error) => !['anyOf', 'oneOf', 'if'].includes(error.keyword))
+    .map((error) => `${fieldPath(error)}: ${describe(error)}`);
+  return [...new Set(details)].slice(0, 50);
+}
+
+function fieldPath(error: ErrorObject): string {
+  const segments = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const location = segments.shift() ?? '';
+  const extra = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+    (error.params as { additionalProperty?: string }).additionalProperty;
+  if (extra !== undefined) segments.push(extra);
+  const prefix = LOCATION_NAMES[location] ?? location;
+  if (location === 'header' && segments.length > 0) return segments.join('.');
+  const joined = segments.map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : segment)).join('.').replace(/\.\[/g, '[');
+  if (!prefix) return joined || 'body';
+  return joined ? `${prefix}.${joined}` : prefix;
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'type':
+      return `must be ${String((error.params as { type: string | string[] }).type).replace(',', ' or ')}`;
+    case 'enum':
+      return `must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'multipleOf':
+      return 'must have at most 2 decimal places';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}

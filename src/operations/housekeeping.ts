@@ -1,0 +1,28 @@
+/**
+ * Periodic clean-up that is safe to run in every service process at once (plain deletes of
+ * expired rows): stored idempotent responses past their retention, and expired access tokens.
+ */
+import type { Config } from '../config';
+import type { Database } from '../database/prisma-client';
+import type { Logger } from '../logger';
+
+const EVERY_MS = 10 * 60 * 1000;
+
+export async function purgeExpired(db: Database, retentionHours: number, now = new Date()): Promise<{ idempotency: number; tokens: number }> {
+  const idempotency = await db.idempotencyRecord.deleteMany({
+    where: { createdAt: { lt: new Date(now.getTime() - retentionHours * 3_600_000) } },
+  });
+  const tokens = await db.accessToken.deleteMany({ where: { expiresAt: { lt: now } } });
+  return { idempotency: idempotency.count, tokens: tokens.count };
+}
+
+export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {
+  const run = () =>
+    purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS)
+      .then((purged) => logger.debug({ purged }, 'housekeeping done'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'housekeeping failed; will retry'));
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  void run();
+  return { stop: () => clearInterval(timer) };
+}

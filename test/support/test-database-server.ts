@@ -1,0 +1,19 @@
+/**
+ * The PostgreSQL server of a test run: TEST_DATABASE_URL (or DATABASE_URL) when set, otherwise an
+ * embedded server whose data directory is kept under .data/ between runs.
+ * Databases are created on it from a migrated template, one per test file.
+ */
+export const TEMPLATE_DATABASE = 'rg_test_template';
+export const EMBEDDED_TEST_PORT = Number(process.env.TEST_EMBEDDED_DB_PORT ?? 54339);
+export const EMBEDDED_TEST_DIR = process.env.TEST_EMBEDDED_DB_DIR ?? '.data/test-postgres';
+
+export function externalServerUrl(): string | undefined {
+  return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
+}
+
+/** The URL of `database` on the same server as `serverUrl`. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
