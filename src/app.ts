@@ -67,6 +67,8 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
       document: loadContract('partner'),
       handlers,
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      apiBasePath: config.API_BASE_PATH,
       checkResponses: deps.checkResponses,
     }),
   );

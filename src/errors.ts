@@ -41,9 +41,13 @@ export class Conflict extends ApiError {
 
 export class PreconditionFailed extends ApiError {
   constructor(currentEtag: string) {
-    super(412, 'precondition_failed', `If-Match does not hold the current version; the current ETag is ${currentEtag}.`, [
-      `If-Match: current ETag is ${currentEtag}`,
-    ]);
+    super(
+      412,
+      'precondition_failed',
+      `If-Match does not hold the current version; the current ETag is ${currentEtag}.`,
+      [`If-Match: current ETag is ${currentEtag}`],
+      { ETag: currentEtag },
+    );
   }
 }
 

@@ -26,6 +26,8 @@ export interface ApiRouterOptions {
   document: OpenApiDocument;
   handlers: OperationHandlers;
   idempotencyRetentionHours: number;
+  publicOrigin?: string;
+  apiBasePath: string;
   /** Tests turn this on: a response that the contract does not allow becomes a 500. */
   checkResponses?: boolean;
 }
@@ -112,6 +114,7 @@ function registerOperations(api: OpenAPIBackend, options: ApiRouterOptions): voi
         request: { ...exchange.apiRequest, params: context.request.params as Record<string, string> },
         principal: context.security?.['oauth2'] as Principal,
         correlationId: exchange.req.correlationId,
+        baseUrl: `${options.publicOrigin ?? `${exchange.req.protocol}://${exchange.req.get('host') ?? 'localhost'}`}${options.apiBasePath}`,
         log: (exchange.req.log as Logger | undefined) ?? options.logger,
       };
       if (write[id]) {

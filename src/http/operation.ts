@@ -19,6 +19,8 @@ export interface OperationContext {
   /** Present on every operation whose contract declares a security requirement. */
   principal: Principal;
   correlationId: string;
+  /** Absolute base URL of the partner API as the caller reached it (PUBLIC_ORIGIN + API_BASE_PATH). */
+  baseUrl: string;
   log: Logger;
 }
 

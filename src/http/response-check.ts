@@ -34,6 +34,13 @@ export function checkResponseAgainstContract(
   }
   const headers: Record<string, string> = { 'x-correlation-id': correlationId };
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
-  const headerCheck = api.validateResponseHeaders(headers, operation, { statusCode: result.status, setMatchType: SetMatchType.Superset });
+  // openapi-backend checks header values but treats every declared header as required;
+  // presence is checked here against each header's own `required`.
+  const headerCheck = api.validateResponseHeaders(headers, operation, { statusCode: result.status, setMatchType: SetMatchType.Any });
   if (headerCheck.errors) throw new ContractViolation(`${where}: headers ${JSON.stringify(headerCheck.errors)}`);
+  const declaredHeaders = (operation.responses?.[String(result.status)] as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
+  const missing = Object.entries(declaredHeaders)
+    .filter(([name, declaration]) => declaration.required && headers[name.toLowerCase()] === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) throw new ContractViolation(`${where}: required headers missing: ${missing.join(', ')}`);
 }

@@ -28,11 +28,16 @@ function describe(error: ErrorObject): string {
     case 'required':
       return 'is required';
     case 'additionalProperties':
-      return 'is not a known field';
+      // A person's CPF/CNPJ identifies them; patch shapes leave it out on purpose.
+      return (error.params as { additionalProperty?: string }).additionalProperty === 'cpfCnpj'
+        ? 'cannot be changed (it identifies the person)'
+        : 'unknown field';
     case 'type':
       return `must be ${String((error.params as { type: string | string[] }).type).replace(',', ' or ')}`;
     case 'enum':
       return `must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'format':
+      return `invalid ${(error.params as { format: string }).format}`;
     case 'multipleOf':
       return 'must have at most 2 decimal places';
     default:

@@ -1,28 +1,56 @@
-/** Once per test run: start the database server and build the migrated template database. */
+/**
+ * Once per test run: make sure the database server runs and build this run's migrated template.
+ * Database names carry the run's process id, so concurrent runs on one server never touch each
+ * other's databases, and those of runs that died are dropped.
+ */
 import { Client } from 'pg';
 import { startEmbeddedServer } from '../../src/database/embedded-server';
 import { migrateDatabase } from '../../src/database/migrate';
-import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, TEMPLATE_DATABASE } from './test-database-server';
+import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, RUN_PREFIX, templateDatabase } from './test-database-server';
 
 export default async function globalSetup(): Promise<void> {
-  let serverUrl = externalServerUrl();
-  if (!serverUrl) {
-    const server = await startEmbeddedServer({ dataDir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT });
-    (globalThis as { __embeddedTestServer?: unknown }).__embeddedTestServer = server;
-    serverUrl = server.adminUrl;
-  }
+  const serverUrl = externalServerUrl() ?? (await embeddedServerUrl());
   process.env.TEST_SERVER_URL = serverUrl;
+  process.env.TEST_RUN_ID = String(process.pid);
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    // Databases left by an interrupted run would pile up; they are all disposable.
-    const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'rg_test_%'`);
-    for (const row of leftovers.rows as Array<{ datname: string }>) {
-      await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-    }
-    await admin.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
+    await dropDatabasesOfDeadRuns(admin);
+    await admin.query(`CREATE DATABASE "${templateDatabase(process.pid)}"`);
   } finally {
     await admin.end();
   }
-  await migrateDatabase(databaseUrl(serverUrl, TEMPLATE_DATABASE));
+  await migrateDatabase(databaseUrl(serverUrl, templateDatabase(process.pid)));
+}
+
+/** Reuses an embedded test server that another run already started; otherwise starts one. */
+async function embeddedServerUrl(): Promise<string> {
+  const url = `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_TEST_PORT}/postgres`;
+  const probe = new Client({ connectionString: url });
+  try {
+    await probe.connect();
+    await probe.end();
+    return url;
+  } catch {
+    const server = await startEmbeddedServer({ dataDir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT });
+    (globalThis as { __embeddedTestServer?: unknown }).__embeddedTestServer = server;
+    return server.adminUrl;
+  }
+}
+
+async function dropDatabasesOfDeadRuns(admin: Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE '${RUN_PREFIX}%'`);
+  for (const { datname } of rows) {
+    const pid = Number(/^rg_test_(\d+)_/.exec(datname)?.[1]);
+    if (!Number.isInteger(pid) || !isAlive(pid)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

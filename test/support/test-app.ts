@@ -12,7 +12,7 @@ import { SCOPES } from '../../src/auth/scopes';
 import { loadConfig, type Config } from '../../src/config';
 import { createDatabaseClient, type Database } from '../../src/database/prisma-client';
 import { createLogger } from '../../src/logger';
-import { databaseUrl, TEMPLATE_DATABASE } from './test-database-server';
+import { databaseUrl, RUN_PREFIX, templateDatabase } from './test-database-server';
 
 export interface TestApp {
   app: Express;
@@ -35,8 +35,9 @@ export const TOKEN_PATH = '/auth/oauth2/token';
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const serverUrl = process.env.TEST_SERVER_URL;
   if (!serverUrl) throw new Error('TEST_SERVER_URL is not set: run the tests through jest (global setup)');
-  const name = `rg_test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`));
+  const runId = process.env.TEST_RUN_ID!;
+  const name = `${RUN_PREFIX}${runId}_${randomBytes(6).toString('hex')}`;
+  await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase(runId)}"`));
   const url = databaseUrl(serverUrl, name);
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, ...overrides });
   const db = createDatabaseClient(url, 5);

@@ -3,7 +3,9 @@
  * embedded server whose data directory is kept under .data/ between runs.
  * Databases are created on it from a migrated template, one per test file.
  */
-export const TEMPLATE_DATABASE = 'rg_test_template';
+export const RUN_PREFIX = 'rg_test_';
+/** Databases of one run are named rg_test_<pid of the jest process>_... */
+export const templateDatabase = (runId: number | string) => `${RUN_PREFIX}${runId}_template`;
 export const EMBEDDED_TEST_PORT = Number(process.env.TEST_EMBEDDED_DB_PORT ?? 54339);
 export const EMBEDDED_TEST_DIR = process.env.TEST_EMBEDDED_DB_DIR ?? '.data/test-postgres';
 

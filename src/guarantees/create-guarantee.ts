@@ -1,0 +1,59 @@
+/** A partner creates a guarantee: it always starts under review (creation never decides the review). */
+import type { Transaction } from '../database/prisma-client';
+import { Conflict } from '../errors';
+import type { components } from '../generated/partner-api';
+import type { Prisma } from '../generated/prisma/client';
+import { FieldProblems } from './field-problems';
+import { coTenantColumns, moneyColumns, propertyColumns, tenantColumns, type CoTenantColumns } from './guarantee-input';
+import type { GuaranteeRow } from './guarantee-mapper';
+import { insertGuarantee } from './guarantee-repository';
+import { appendHistory, type Actor } from './history';
+import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
+
+export async function createGuarantee(
+  tx: Transaction,
+  companyId: string,
+  actor: Actor,
+  body: components['schemas']['RentalInsuranceCreate'],
+): Promise<{ row: GuaranteeRow; effects: Effect[] }> {
+  const problems = new FieldProblems();
+  const tenant = tenantColumns(problems, 'tenant', body.tenant);
+  const property = propertyColumns(problems, body.property);
+  const money = moneyColumns(problems, body);
+  const coTenants = (body.coTenants ?? []).map((coTenant, index) => coTenantColumns(problems, `coTenants[${index}]`, coTenant));
+  problems.throwIfAny();
+  assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
+
+  const row = await insertGuarantee(tx, {
+    ...(tenant as object),
+    ...(property as object),
+    ...(money as object),
+    companyId,
+    externalId: body.externalId ?? null,
+    status: INITIAL_STATUS,
+    version: 1,
+    creatorName: actor.name,
+    creatorServiceAccount: actor.serviceAccount,
+    coTenants: { create: coTenants as Prisma.CoTenantCreateWithoutRentalInsuranceInput[] },
+  } as Prisma.RentalInsuranceUncheckedCreateInput);
+  await appendHistory(tx, {
+    rentalInsuranceId: row.id,
+    kind: 'created',
+    actor,
+    comment: 'Rental insurance created; review started.',
+    previousStatus: null,
+    status: INITIAL_STATUS,
+  });
+  return { row, effects: CREATION_EFFECTS };
+}
+
+/** No co-tenant may repeat the tenant's or another co-tenant's CPF/CNPJ. */
+export function assertDistinctPeople(tenantCpfCnpj: string, coTenants: Pick<CoTenantColumns, 'cpfCnpj'>[]): void {
+  const seen = new Set([tenantCpfCnpj]);
+  for (const coTenant of coTenants) {
+    if (seen.has(coTenant.cpfCnpj)) {
+      throw new Conflict('duplicate_co_tenant', `The CPF/CNPJ ${coTenant.cpfCnpj} is already the tenant's or another co-tenant's.`);
+    }
+    seen.add(coTenant.cpfCnpj);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Applies one change to a locked guarantee through the status machine: new column values, the
+ * next status, the signature consequence, the version bump and the history entry, together.
+ */
+import type { Prisma } from '../generated/prisma/client';
+import type { Transaction } from '../database/prisma-client';
+import type { GuaranteeRow } from './guarantee-mapper';
+import { updateGuarantee, type LockedGuarantee } from './guarantee-repository';
+import { appendHistory, type Actor, type HistoryKind } from './history';
+import { applySignatureChange } from './signatures';
+import { transition, type Effect, type GuaranteeEvent } from './status-machine';
+
+export interface ChangeOutcome {
+  row: GuaranteeRow;
+  effects: Effect[];
+}
+
+const EFFECT_NOTES: Record<Effect, string> = {
+  review_started: 'A new review started.',
+  signature_requested: 'Contract signature requested.',
+  contract_invalidated: 'The accepted contract was invalidated.',
+  contract_reissued: 'The contract was reissued; signatures were reset.',
+};
+
+export async function applyChange(
+  tx: Transaction,
+  locked: LockedGuarantee,
+  change: {
+    actor: Actor;
+    event: GuaranteeEvent;
+    data?: Prisma.RentalInsuranceUncheckedUpdateInput;
+    historyKind: HistoryKind;
+    note: string | null;
+  },
+): Promise<ChangeOutcome> {
+  const next = transition(locked.status, change.event);
+  const data: Prisma.RentalInsuranceUncheckedUpdateInput = { ...change.data };
+  if (next.to !== locked.status) data.status = next.to;
+  if (change.event.type === 'reviewer_approved') data.approvedAt = new Date();
+  if (change.event.type === 'terminated') data.terminatedAt = new Date();
+  const row = await updateGuarantee(tx, locked, data);
+  await applySignatureChange(tx, locked.id, next.signatures);
+  const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
+  await appendHistory(tx, {
+    rentalInsuranceId: locked.id,
+    kind: change.historyKind,
+    actor: change.actor,
+    comment: notes.length > 0 ? notes.join(' ') : null,
+    previousStatus: locked.status,
+    status: next.to,
+  });
+  return { row, effects: next.effects };
+}

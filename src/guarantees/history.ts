@@ -1,0 +1,70 @@
+/** History entries of a guarantee: every creation, change, status move, comment and signature event. */
+import type { Queryable, Transaction } from '../database/prisma-client';
+import { toTimestamp } from '../database/column-values';
+import type { components } from '../generated/partner-api';
+import { STATUS_LABELS, type Status } from './status-machine';
+
+export interface Actor {
+  name: string;
+  serviceAccount: boolean;
+}
+
+export const SYSTEM_ACTOR: Actor = { name: 'system', serviceAccount: true };
+
+export type HistoryKind =
+  | 'created'
+  | 'data_changed'
+  | 'status_changed'
+  | 'comment'
+  | 'co_tenant_added'
+  | 'co_tenant_changed'
+  | 'co_tenant_removed'
+  | 'signature_changed'
+  | 'contract_reissued';
+
+export interface NewHistoryEntry {
+  rentalInsuranceId: bigint;
+  kind: HistoryKind;
+  actor: Actor;
+  comment: string | null;
+  previousStatus: Status | null;
+  status: Status;
+}
+
+export function appendHistory(tx: Transaction, entry: NewHistoryEntry) {
+  return tx.historyEntry.create({
+    data: {
+      rentalInsuranceId: entry.rentalInsuranceId,
+      kind: entry.kind,
+      creatorName: entry.actor.name,
+      creatorServiceAccount: entry.actor.serviceAccount,
+      comment: entry.comment,
+      previousStatus: entry.previousStatus,
+      status: entry.status,
+    },
+    include: { documents: true },
+  });
+}
+
+export async function listHistory(db: Queryable, rentalInsuranceId: bigint) {
+  return db.historyEntry.findMany({
+    where: { rentalInsuranceId },
+    orderBy: { id: 'asc' },
+    include: { documents: { orderBy: { id: 'asc' } } },
+  });
+}
+
+type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
+
+const statusObject = (status: Status | null) => ({ code: status, description: status ? STATUS_LABELS[status] : null });
+
+export function toHistoryEntry(row: HistoryRow): components['schemas']['HistoryEntry'] {
+  return {
+    creator: { name: row.creatorName, serviceAccount: row.creatorServiceAccount },
+    comment: row.comment,
+    previousStatus: statusObject(row.previousStatus),
+    status: statusObject(row.status),
+    documents: row.documents.map((document) => ({ id: Number(document.id), fileName: document.fileName })),
+    createdAt: toTimestamp(row.createdAt),
+  };
+}

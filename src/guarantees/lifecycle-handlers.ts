@@ -1,0 +1,93 @@
+/** Thin handlers of endpoints 5 to 12: history, comments, signatures, accept/refuse, co-tenants. */
+import type { Queryable } from '../database/prisma-client';
+import { NotFound } from '../errors';
+import type { components } from '../generated/partner-api';
+import type { OperationContext, ReadHandler, WriteHandler } from '../http/operation';
+import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
+import { guaranteeWriteResult } from './guarantee-handlers';
+import { appendHistory, listHistory, toHistoryEntry } from './history';
+import { decideProposal } from './proposal-decisions';
+import { guaranteeId, ifMatchOf, partnerActor } from './request-values';
+import { listSignatures } from './signatures';
+import { serviceEffectsHeader } from './status-machine';
+
+type Schemas = components['schemas'];
+
+/** The guarantee's status, or 404 when it is not the token's company's. */
+async function ownedStatus(db: Queryable, ctx: OperationContext) {
+  const found = await db.rentalInsurance.findFirst({
+    where: { id: guaranteeId(ctx), companyId: ctx.principal.companyId },
+    select: { id: true, status: true },
+  });
+  if (!found) throw new NotFound();
+  return found;
+}
+
+const listRentalInsuranceHistory: ReadHandler = async (ctx, db) => {
+  const { id } = await ownedStatus(db, ctx);
+  return { status: 200, body: (await listHistory(db, id)).map(toHistoryEntry) };
+};
+
+const listRentalInsuranceSignatures: ReadHandler = async (ctx, db) => {
+  const { id } = await ownedStatus(db, ctx);
+  return { status: 200, body: await listSignatures(db, id) };
+};
+
+// Comments are allowed in every status and change neither data, status nor version.
+const createRentalInsuranceComment: WriteHandler = async (ctx, tx) => {
+  const { id, status } = await ownedStatus(tx, ctx);
+  const entry = await appendHistory(tx, {
+    rentalInsuranceId: id,
+    kind: 'comment',
+    actor: partnerActor(ctx),
+    comment: (ctx.request.body as Schemas['CommentCreate']).comment,
+    previousStatus: status,
+    status,
+  });
+  return { status: 201, body: toHistoryEntry(entry), headers: { 'Service-Effects': serviceEffectsHeader([]) } };
+};
+
+const decision =
+  (kind: 'accept' | 'refuse'): WriteHandler =>
+  async (ctx, tx) => {
+    const { row, effects } = await decideProposal(tx, ctx.principal.companyId, partnerActor(ctx), guaranteeId(ctx), kind);
+    return guaranteeWriteResult(200, row, effects);
+  };
+
+const coTenantTarget = (ctx: OperationContext) => ({
+  companyId: ctx.principal.companyId,
+  actor: partnerActor(ctx),
+  id: guaranteeId(ctx),
+  ifMatch: ifMatchOf(ctx),
+});
+
+const addCoTenantHandler: WriteHandler = async (ctx, tx) => {
+  const target = coTenantTarget(ctx);
+  const { row, effects } = await addCoTenant(tx, target, ctx.request.body as Schemas['CoTenantCreate']);
+  const added = row.coTenants[row.coTenants.length - 1]!;
+  return guaranteeWriteResult(201, row, effects, {
+    Location: `${ctx.baseUrl}/v1/rental-insurances/${row.id}/co-tenants/${added.cpfCnpj}`,
+  });
+};
+
+const patchCoTenantHandler: WriteHandler = async (ctx, tx) => {
+  const { row, effects } = await patchCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '', (ctx.request.body ?? {}) as Schemas['CoTenantPatch']);
+  return guaranteeWriteResult(200, row, effects);
+};
+
+const removeCoTenantHandler: WriteHandler = async (ctx, tx) => {
+  const { row, effects } = await removeCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '');
+  return guaranteeWriteResult(200, row, effects);
+};
+
+export const lifecycleHandlers = {
+  read: { listRentalInsuranceHistory, listRentalInsuranceSignatures },
+  write: {
+    createRentalInsuranceComment,
+    acceptRentalInsurance: decision('accept'),
+    refuseRentalInsurance: decision('refuse'),
+    addCoTenant: addCoTenantHandler,
+    patchCoTenant: patchCoTenantHandler,
+    removeCoTenant: removeCoTenantHandler,
+  },
+};

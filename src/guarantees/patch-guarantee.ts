@@ -1,0 +1,89 @@
+/**
+ * A partner changes a guarantee with a JSON merge patch (RFC 7396): only the fields present
+ * change, `null` clears an optional field. What the change does to the review and the contract is
+ * the status machine's decision; a patch that changes nothing keeps the version.
+ */
+import type { Transaction } from '../database/prisma-client';
+import { NotFound } from '../errors';
+import type { components } from '../generated/partner-api';
+import { assertCurrentVersion } from '../http/preconditions';
+import { FieldProblems } from './field-problems';
+import { applyChange, type ChangeOutcome } from './guarantee-change';
+import { moneyColumns, MONEY_FIELDS, propertyColumns, tenantColumns, type ColumnValues } from './guarantee-input';
+import type { GuaranteeRow } from './guarantee-mapper';
+import { findGuarantee, lockGuarantee } from './guarantee-repository';
+import type { Actor } from './history';
+import { transition } from './status-machine';
+
+type Patch = components['schemas']['RentalInsurancePatch'];
+
+export async function patchGuarantee(
+  tx: Transaction,
+  companyId: string,
+  actor: Actor,
+  id: bigint,
+  ifMatch: number[],
+  patch: Patch,
+): Promise<ChangeOutcome> {
+  const locked = await lockGuarantee(tx, companyId, id);
+  if (!locked) throw new NotFound();
+  assertCurrentVersion(ifMatch, locked.version);
+
+  const problems = new FieldProblems();
+  const requested: ColumnValues = {
+    ...(patch.tenant ? tenantColumns(problems, 'tenant', patch.tenant) : {}),
+    ...(patch.property ? propertyColumns(problems, patch.property) : {}),
+    ...moneyColumns(problems, patch),
+  };
+  if (patch.externalId !== undefined) requested['externalId'] = patch.externalId;
+  problems.throwIfAny();
+
+  const current = (await findGuarantee(tx, companyId, id))!;
+  const changed = Object.keys(requested).filter((column) => !sameValue(current, column, requested[column]!));
+  const monetary = changed.some((column) => (MONEY_FIELDS as readonly string[]).includes(column));
+  const contractual = changed.some((column) => column.startsWith('tenant') || column.startsWith('property') || column.startsWith('address'));
+  const event = { type: 'partner_changed_data', monetary, contractual } as const;
+  if (changed.length === 0) {
+    transition(locked.status, event); // a closed guarantee refuses even an empty patch
+    return { row: current, effects: [] };
+  }
+  const data = Object.fromEntries(changed.map((column) => [column, requested[column]]));
+  return applyChange(tx, locked, {
+    actor,
+    event,
+    data,
+    historyKind: 'data_changed',
+    note: `Changed: ${describeColumns(changed).join(', ')}.`,
+  });
+}
+
+function sameValue(row: GuaranteeRow, column: string, next: string | Date | null): boolean {
+  const current = (row as unknown as Record<string, unknown>)[column];
+  if (current === null || next === null) return current === next;
+  if (current instanceof Date && next instanceof Date) return current.getTime() === next.getTime();
+  if (typeof current === 'object' && current !== null && 'toFixed' in current) {
+    return (current as { toFixed(digits: number): string }).toFixed(2) === next;
+  }
+  return current === next;
+}
+
+const COLUMN_FIELDS: Record<string, string> = {
+  tenantName: 'tenant.name',
+  tenantEmail: 'tenant.email',
+  tenantBirthDate: 'tenant.birthDate',
+  tenantPhone: 'tenant.phoneNumber',
+  tenantProfession: 'tenant.profession',
+  propertyExternalId: 'property.externalId',
+  propertyType: 'property.type',
+  addressZipCode: 'property.address.zipCode',
+  addressStreet: 'property.address.street',
+  addressNumber: 'property.address.number',
+  addressComplement: 'property.address.complement',
+  addressNeighborhood: 'property.address.neighborhood',
+  addressCity: 'property.address.city',
+  addressState: 'property.address.state',
+};
+
+function describeColumns(columns: string[]): string[] {
+  return columns.filter((column) => column !== 'tenantNameSearch').map((column) => COLUMN_FIELDS[column] ?? column);
+}

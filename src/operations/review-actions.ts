@@ -1,0 +1,138 @@
+/**
+ * What the service's reviewers and the signing process do to a guarantee. Each action goes through
+ * the same status machine as the partner's writes, bumps the version and writes history.
+ * These are the back office's domain functions; the operations API, the command-line tool, the
+ * scheduler and the sandbox reviewer all call them.
+ */
+import type { Transaction } from '../database/prisma-client';
+import { Conflict, NotFound } from '../errors';
+import { centsToDecimalString } from '../validation';
+import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change';
+import { lockGuaranteeAnyCompany } from '../guarantees/guarantee-repository';
+import { SYSTEM_ACTOR, type Actor } from '../guarantees/history';
+import { fromDateOnly } from '../database/column-values';
+
+export interface ApprovalTerms {
+  installmentAmountCents: bigint;
+  coverageLimitCents: bigint;
+  rentCoverageLimitCents: bigint;
+  /** YYYY-MM-DD */
+  startBillingDate: string;
+  /** YYYY-MM-DD, optional end of the guarantee. */
+  terminationDate?: string | null;
+}
+
+async function locked(tx: Transaction, id: bigint) {
+  const guarantee = await lockGuaranteeAnyCompany(tx, id);
+  if (!guarantee) throw new NotFound();
+  return guarantee;
+}
+
+export async function approve(tx: Transaction, id: bigint, reviewer: Actor, terms: ApprovalTerms, comment: string | null = null): Promise<ChangeOutcome> {
+  const coverage = centsToDecimalString(terms.coverageLimitCents);
+  const rentCoverage = centsToDecimalString(terms.rentCoverageLimitCents);
+  return applyChange(tx, await locked(tx, id), {
+    actor: reviewer,
+    event: { type: 'reviewer_approved' },
+    data: {
+      installmentAmount: centsToDecimalString(terms.installmentAmountCents),
+      coverageLimit: coverage,
+      rentCoverageLimit: rentCoverage,
+      remainingCoverageAmount: coverage,
+      rentRemainingCoverageAmount: rentCoverage,
+      startBillingDate: fromDateOnly(terms.startBillingDate),
+      terminationDate: terms.terminationDate ? fromDateOnly(terms.terminationDate) : null,
+    },
+    historyKind: 'status_changed',
+    note: comment ?? 'Proposal approved.',
+  });
+}
+
+export async function decline(tx: Transaction, id: bigint, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
+  return applyChange(tx, await locked(tx, id), {
+    actor: reviewer,
+    event: { type: 'reviewer_declined' },
+    historyKind: 'status_changed',
+    note: comment ?? 'Proposal declined.',
+  });
+}
+
+/** The comment is what the partner reads in the history: say what is missing. */
+export async function requestInformation(tx: Transaction, id: bigint, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
+  return applyChange(tx, await locked(tx, id), {
+    actor: reviewer,
+    event: { type: 'reviewer_requested_information' },
+    historyKind: 'status_changed',
+    note: comment,
+  });
+}
+
+/** The signing envelope is ready: pending records get their signing link. */
+export async function markEnvelopeReady(tx: Transaction, id: bigint, actor: Actor = SYSTEM_ACTOR, linkBase = 'https://sign.rentalguarantee.example/envelopes'): Promise<ChangeOutcome> {
+  const guarantee = await locked(tx, id);
+  const pending = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'pending' }, orderBy: { id: 'asc' } });
+  if (guarantee.status !== 'accepted' || pending.length === 0) {
+    throw new Conflict('invalid_state', 'The signing envelope can only be made ready for an accepted contract with pending signatures.');
+  }
+  const envelope = `${id}-v${guarantee.version + 1}`;
+  for (const [index, record] of pending.entries()) {
+    await tx.signature.update({
+      where: { id: record.id },
+      data: { status: 'awaiting_signature', url: `${linkBase}/${envelope}/signers/${index + 1}`, updatedAt: new Date() },
+    });
+  }
+  return applyChange(tx, guarantee, {
+    actor,
+    event: { type: 'signatures_updated' },
+    historyKind: 'signature_changed',
+    note: 'Signing envelope ready; signers invited.',
+  });
+}
+
+/**
+ * A signer signs or refuses (`role` document has no CPF/CNPJ). When every record is signed and the
+ * start of billing is set, the guarantee becomes active in the same transaction.
+ */
+export async function recordSignature(
+  tx: Transaction,
+  id: bigint,
+  signer: { role: 'document' | 'tenant' | 'co_tenant'; cpfCnpj?: string | null },
+  outcome: 'signed' | 'refused',
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<ChangeOutcome> {
+  const guarantee = await locked(tx, id);
+  const record = await tx.signature.findFirst({
+    where: { rentalInsuranceId: id, role: signer.role, ...(signer.role === 'document' ? {} : { cpfCnpj: signer.cpfCnpj ?? '' }) },
+  });
+  if (!record) throw new NotFound('Signature record not found.');
+  if (record.status !== 'awaiting_signature') {
+    throw new Conflict('invalid_state', `This signature is ${record.status}; only a record awaiting signature can be ${outcome}.`);
+  }
+  await tx.signature.update({ where: { id: record.id }, data: { status: outcome, updatedAt: new Date() } });
+  const who = signer.role === 'document' ? 'The contract document' : `Signer ${record.name ?? record.cpfCnpj}`;
+  let outcomeOfChange = await applyChange(tx, guarantee, {
+    actor,
+    event: { type: 'signatures_updated' },
+    historyKind: 'signature_changed',
+    note: outcome === 'signed' ? `${who} signed.` : `${who} refused to sign; reviewers notified.`,
+  });
+  const unsigned = await tx.signature.count({ where: { rentalInsuranceId: id, status: { not: 'signed' } } });
+  if (unsigned === 0 && outcomeOfChange.row.startBillingDate !== null) {
+    outcomeOfChange = await applyChange(tx, (await locked(tx, id)), {
+      actor: SYSTEM_ACTOR,
+      event: { type: 'contract_signed' },
+      historyKind: 'status_changed',
+      note: 'Every signature collected; the guarantee is active.',
+    });
+  }
+  return outcomeOfChange;
+}
+
+const simpleMove =
+  (type: 'proposal_expired' | 'terminated' | 'archived', note: string) =>
+  async (tx: Transaction, id: bigint, actor: Actor = SYSTEM_ACTOR): Promise<ChangeOutcome> =>
+    applyChange(tx, await locked(tx, id), { actor, event: { type }, historyKind: 'status_changed', note });
+
+export const expireProposal = simpleMove('proposal_expired', 'The proposal expired without an answer.');
+export const terminate = simpleMove('terminated', 'The guarantee was terminated.');
+export const archive = simpleMove('archived', 'The guarantee was archived.');
