@@ -4,7 +4,7 @@
  */
 import { Client } from 'pg';
 import type { Config } from '../config';
-import { startEmbeddedServer } from './embedded-server';
+import { embeddedUrl, startEmbeddedServer } from './embedded-server';
 
 export const EMBEDDED_DATABASE_NAME = 'rental_guarantee';
 
@@ -18,10 +18,26 @@ export async function openDatabaseServer(config: Config, log: (line: string) => 
   if (config.DATABASE_URL) {
     return { url: config.DATABASE_URL, embedded: false, stop: async () => undefined };
   }
-  const server = await startEmbeddedServer({ dataDir: config.EMBEDDED_DB_DIR, port: config.EMBEDDED_DB_PORT });
+  // Another process of this project (a second service process, the admin tool) may already run
+  // the embedded server on this data directory: share it rather than fail, and leave it running.
+  const running = await reachable(embeddedUrl(config.EMBEDDED_DB_PORT, 'postgres'));
+  const server = running
+    ? { adminUrl: embeddedUrl(config.EMBEDDED_DB_PORT, 'postgres'), stop: async () => undefined }
+    : await startEmbeddedServer({ dataDir: config.EMBEDDED_DB_DIR, port: config.EMBEDDED_DB_PORT });
   await ensureDatabase(server.adminUrl, EMBEDDED_DATABASE_NAME);
-  log(`embedded PostgreSQL listening on 127.0.0.1:${config.EMBEDDED_DB_PORT}, data in ${config.EMBEDDED_DB_DIR}`);
-  return { url: server.urlFor(EMBEDDED_DATABASE_NAME), embedded: true, stop: server.stop };
+  log(`embedded PostgreSQL ${running ? 'already running' : 'started'} on 127.0.0.1:${config.EMBEDDED_DB_PORT}, data in ${config.EMBEDDED_DB_DIR}`);
+  return { url: embeddedUrl(config.EMBEDDED_DB_PORT, EMBEDDED_DATABASE_NAME), embedded: true, stop: server.stop };
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {

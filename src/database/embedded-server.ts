@@ -47,9 +47,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     await server.initialise();
   }
   await server.start();
-  const urlFor = (database: string) =>
-    `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(database)}`;
+  const urlFor = (database: string) => embeddedUrl(options.port, database);
   return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
+}
+
+export function embeddedUrl(port: number, database: string): string {
+  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 }
 
 /** A server killed without a clean shutdown leaves postmaster.pid behind and the next start fails. */

@@ -4,7 +4,7 @@
  * other's databases, and those of runs that died are dropped.
  */
 import { Client } from 'pg';
-import { startEmbeddedServer } from '../../src/database/embedded-server';
+import { embeddedUrl, startEmbeddedServer } from '../../src/database/embedded-server';
 import { migrateDatabase } from '../../src/database/migrate';
 import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, RUN_PREFIX, templateDatabase } from './test-database-server';
 
@@ -25,7 +25,7 @@ export default async function globalSetup(): Promise<void> {
 
 /** Reuses an embedded test server that another run already started; otherwise starts one. */
 async function embeddedServerUrl(): Promise<string> {
-  const url = `postgresql://postgres:postgres@127.0.0.1:${EMBEDDED_TEST_PORT}/postgres`;
+  const url = embeddedUrl(EMBEDDED_TEST_PORT, 'postgres');
   const probe = new Client({ connectionString: url });
   try {
     await probe.connect();

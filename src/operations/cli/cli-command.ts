@@ -1,0 +1,33 @@
+/** The shape of an admin command-line command: parsed options in, a result printed as text or JSON. */
+import type { Config } from '../../config';
+import type { Database } from '../../database/prisma-client';
+
+export interface CommandContext {
+  db: Database;
+  config: Config;
+  options: Record<string, string | boolean | undefined>;
+}
+
+export interface CommandResult {
+  /** Printed with --json. */
+  json: unknown;
+  /** Printed otherwise: readable lines. */
+  text: string[];
+}
+
+export interface CliCommand {
+  /** e.g. "credentials create" */
+  name: string;
+  summary: string;
+  /** Option names (without --) taking a value; --json is always available. */
+  options: Record<string, { description: string; required?: boolean }>;
+  run(ctx: CommandContext): Promise<CommandResult>;
+}
+
+export class UsageError extends Error {}
+
+export function requiredOption(ctx: CommandContext, name: string): string {
+  const value = ctx.options[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
