@@ -11,6 +11,7 @@ import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change'
 import { lockGuaranteeAnyCompany } from '../guarantees/guarantee-repository';
 import { SYSTEM_ACTOR, type Actor } from '../guarantees/history';
 import { fromDateOnly } from '../database/column-values';
+import { postActivationEntries } from '../financial/activation-entries';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;
@@ -124,6 +125,7 @@ export async function recordSignature(
       historyKind: 'status_changed',
       note: 'Every signature collected; the guarantee is active.',
     });
+    await postActivationEntries(tx, outcomeOfChange.row);
   }
   return outcomeOfChange;
 }

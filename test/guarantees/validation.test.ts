@@ -214,7 +214,8 @@ describe('When a partner creates a guarantee breaking one rule', () => {
     ['unknown address field', 'property.address.country', 'BR'],
     ['profession on a co-tenant', 'coTenants[0].profession', 'Advogado'],
     ['more than 10 co-tenants', 'coTenants', Array.from({ length: 11 }, (_, index) => coTenant(index)), 'coTenants'],
-  ])('then %s is 400 validation_failed naming %s, and nothing is created', async (_label, path, value, detailPath) => {
+    // A rest parameter keeps the callback's arity 0: Jest would otherwise pass `done` for the missing 4th value.
+  ])('then %s is 400 validation_failed naming %s, and nothing is created', async (...[, path, value, detailPath]: InvalidCase) => {
     const before = { guarantees: await countGuarantees(t, agency), keys: await countIdempotencyRecords(t, agency) };
     const response = await postGuarantee(t, agency, setAt(baseBody(), path, value));
     expectErrorBody(response, 400, 'validation_failed');

@@ -1,0 +1,44 @@
+/**
+ * The money a guarantee moves when it becomes active (rules written in the contract's
+ * "Financial records" section):
+ *   - its setup fee, when set and above zero, is charged to the agency: a `fee` entry (debit);
+ *   - the agency's revenue share, 10% of the monthly installment, is credited: a `revenue_shared` entry.
+ * Both are dated the activation day (America/Sao_Paulo) and posted in the activation's transaction.
+ */
+import { todayInSaoPaulo } from '../database/column-values';
+import type { Transaction } from '../database/prisma-client';
+import type { GuaranteeRow } from '../guarantees/guarantee-mapper';
+import { postStatementEntry } from './ledger-service';
+
+export const REVENUE_SHARE_PERCENT = 10n;
+
+export async function postActivationEntries(tx: Transaction, guarantee: GuaranteeRow, now = new Date()): Promise<void> {
+  const date = todayInSaoPaulo(now);
+  const setupFeeCents = centsOf(guarantee.setupFee);
+  if (setupFeeCents > 0n) {
+    await postStatementEntry(tx, {
+      companyId: guarantee.companyId,
+      date,
+      description: `Setup fee of rental insurance ${guarantee.id}`,
+      type: 'fee',
+      amountCents: setupFeeCents,
+      rentalInsuranceId: guarantee.id,
+    });
+  }
+  // Rounded half up to the cent.
+  const shareCents = (centsOf(guarantee.installmentAmount) * REVENUE_SHARE_PERCENT + 50n) / 100n;
+  if (shareCents > 0n) {
+    await postStatementEntry(tx, {
+      companyId: guarantee.companyId,
+      date,
+      description: `Revenue share of rental insurance ${guarantee.id}`,
+      type: 'revenue_shared',
+      amountCents: shareCents,
+      rentalInsuranceId: guarantee.id,
+    });
+  }
+}
+
+function centsOf(value: { toFixed(digits: number): string } | null): bigint {
+  return value === null ? 0n : BigInt(value.toFixed(2).replace('.', ''));
+}
