@@ -37,7 +37,7 @@ test: install ## Install and run the whole test suite against a real PostgreSQL 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 
 lint: install ## Lint the OpenAPI documents (Redocly recommended rules)
-	npx redocly lint openapi/partner.yaml openapi/auth.yaml
+	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/operations.yaml
 
 check-generated: install ## Fail when src/generated/ differs from a fresh generation
 	node scripts/generate-types.mjs --check

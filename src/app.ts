@@ -2,6 +2,7 @@
  * buildApp: the whole HTTP service as an Express app, without listening (tests use it in-process).
  *   {AUTH_BASE_PATH}/oauth2/token   the OAuth 2.0 token endpoint (openapi/auth.yaml)
  *   {API_BASE_PATH}/...             the partner API (openapi/partner.yaml)
+ *   {OPERATIONS_BASE_PATH}/...      the internal operations API (openapi/operations.yaml; back office, issue #5)
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pinoHttp from 'pino-http';
@@ -17,6 +18,7 @@ import { sendError } from './http/error-response';
 import type { OperationHandlers } from './http/operation';
 import type { Logger } from './logger';
 import { partnerHandlers } from './partner-handlers';
+import { createOperationsRouter } from './operations/api/operations-router'; // back office (issue #5)
 
 export interface AppDependencies {
   db: Database;
@@ -72,6 +74,9 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
       checkResponses: deps.checkResponses,
     }),
   );
+
+  // Back office (issue #5): the internal operations API, its own document and scopes, same pipeline.
+  app.use(config.OPERATIONS_BASE_PATH, await createOperationsRouter({ db: deps.db, config, logger: deps.logger, checkResponses: deps.checkResponses }));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));

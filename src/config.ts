@@ -11,6 +11,8 @@ export interface Config {
   PUBLIC_ORIGIN?: string;
   API_BASE_PATH: string;
   AUTH_BASE_PATH: string;
+  /** Back office (issue #5): base path of the internal operations API (openapi/operations.yaml). */
+  OPERATIONS_BASE_PATH: string;
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
   EMBEDDED_DB_DIR: string;
@@ -19,6 +21,20 @@ export interface Config {
   IDEMPOTENCY_LOCK_SECONDS: number;
   IDEMPOTENCY_RETENTION_HOURS: number;
   DEMO_CREDENTIAL: boolean;
+  /** Pause between scheduler runs in this process; 0 = this process runs no scheduler. */
+  SCHEDULER_INTERVAL_MS: number;
+  /** Most guarantees one scheduler run changes per kind of transition. */
+  SCHEDULER_BATCH_SIZE: number;
+  /** An approved proposal expires this many days after its approval. */
+  PROPOSAL_VALIDITY_DAYS: number;
+  /** A terminated guarantee is archived this many days after its termination. */
+  ARCHIVE_AFTER_DAYS: number;
+  /** Sandbox only: how long a guarantee stays under_review before the sandbox reviewer decides. */
+  SANDBOX_REVIEW_DELAY_SECONDS: number;
+  /** Sandbox only: wait after accept before the envelope is ready, and again before the signers answer. */
+  SANDBOX_SIGNING_DELAY_SECONDS: number;
+  /** Sandbox only: validity of a proposal whose rentalAmount ends in .04. */
+  SANDBOX_PROPOSAL_VALIDITY_SECONDS: number;
 }
 
 const basePath = { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)+$' } as const;
@@ -32,6 +48,7 @@ const schema = {
     PUBLIC_ORIGIN: { type: 'string', pattern: '^https?://[^/]+$' },
     API_BASE_PATH: { ...basePath, default: '/rental-guarantee' },
     AUTH_BASE_PATH: { ...basePath, default: '/auth' },
+    OPERATIONS_BASE_PATH: { ...basePath, default: '/operations' }, // back office (issue #5)
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     EMBEDDED_DB_DIR: { type: 'string', minLength: 1, default: '.data/postgres' },
@@ -40,6 +57,13 @@ const schema = {
     IDEMPOTENCY_LOCK_SECONDS: { type: 'integer', minimum: 1, maximum: 600, default: 30 },
     IDEMPOTENCY_RETENTION_HOURS: { type: 'integer', minimum: 1, maximum: 720, default: 24 },
     DEMO_CREDENTIAL: { type: 'boolean', default: false },
+    SCHEDULER_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 5000 },
+    SCHEDULER_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
+    PROPOSAL_VALIDITY_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
+    ARCHIVE_AFTER_DAYS: { type: 'integer', minimum: 0, maximum: 36_500, default: 365 },
+    SANDBOX_REVIEW_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 5 },
+    SANDBOX_SIGNING_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 5 },
+    SANDBOX_PROPOSAL_VALIDITY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 60 },
   },
 } as const;
 
@@ -60,5 +84,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = (validate.errors ?? []).map((error) => `${error.instancePath.slice(1) || 'config'} ${error.message}`);
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  return input as unknown as Config;
+  // Back office (issue #5): the partner and operations routers each answer every path under their
+  // base path, so neither base path may equal or contain the other.
+  const config = input as unknown as Config;
+  const [api, ops] = [config.API_BASE_PATH, config.OPERATIONS_BASE_PATH];
+  if (api === ops || api.startsWith(`${ops}/`) || ops.startsWith(`${api}/`)) {
+    throw new ConfigError(`Invalid configuration:\n  - OPERATIONS_BASE_PATH must not equal or nest with API_BASE_PATH (${ops}, ${api})`);
+  }
+  return config;
 }

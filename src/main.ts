@@ -11,6 +11,7 @@ import { createDatabaseClient } from './database/prisma-client';
 import { createLogger } from './logger';
 import { ensureDemoCredential } from './auth/demo-credential';
 import { startHousekeeping } from './operations/housekeeping';
+import { startScheduler } from './operations/scheduler/scheduler';
 
 async function main(): Promise<void> {
   let config;
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   await migrateDatabase(server.url);
   const db = createDatabaseClient(server.url, config.DATABASE_POOL_MAX);
   const housekeeping = startHousekeeping(db, config, logger);
+  const scheduler = startScheduler(db, config, logger);
 
   const app = await buildApp({ db, config, logger });
   const http: Server = app.listen(config.PORT, config.HOST);
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info(`${signal} received, stopping`);
     housekeeping.stop();
+    await scheduler.stop();
     await new Promise<void>((resolve) => http.close(() => resolve()));
     await db.$disconnect();
     await server.stop();

@@ -6,13 +6,15 @@
 import type { Client, ClientCredentialsModel, Token, User } from '@node-oauth/oauth2-server';
 import type { Database } from '../database/prisma-client';
 import { type Environment, hashAccessToken, newAccessToken, verifySecret } from './opaque-secrets';
-import { isScope } from './scopes';
+import { isScopeFor, type CredentialKind } from './scopes';
 
 export interface CredentialClient extends Client {
   credentialId: string;
   secretId: string;
   companyId: string;
   permissions: string[];
+  /** Back office (issue #5): scopes are grantable only to the credential kind they belong to. */
+  kind: CredentialKind;
 }
 
 /** RFC 6749 §2.3.1: the Basic credentials are form-urlencoded; the library does not decode them. */
@@ -43,7 +45,9 @@ export function createOAuthModel(db: Database, environment: Environment): Client
             credentialId: credential.id,
             secretId: stored.id,
             companyId: credential.companyId,
-            permissions: credential.scopes,
+            // A permission that does not belong to the credential's kind is never granted.
+            permissions: credential.scopes.filter((scope) => isScopeFor(credential.kind, scope)),
+            kind: credential.kind,
           };
           return client;
         }
@@ -58,9 +62,9 @@ export function createOAuthModel(db: Database, environment: Environment): Client
     // No scope requested: every permission of the credential. Anything beyond them: invalid_scope
     // (never narrowed silently).
     async validateScope(_user: User, client: Client, scope?: string[]) {
-      const permissions = (client as CredentialClient).permissions;
+      const { permissions, kind } = client as CredentialClient;
       if (!scope || scope.length === 0) return permissions;
-      const allowed = scope.every((requested) => isScope(requested) && permissions.includes(requested));
+      const allowed = scope.every((requested) => isScopeFor(kind, requested) && permissions.includes(requested));
       return allowed ? [...new Set(scope)] : false;
     },
 

@@ -1,12 +1,12 @@
 /** POST, GET, list and PATCH of a guarantee on the happy path: every field and header of the answers. */
 import request from 'supertest';
 import { guaranteeBody, newKey } from '../support/factories';
+import { expectErrorBody } from '../support/error-body';
 import { startTestApp, type Agency, type TestApp } from '../support/test-app';
 import {
   COLLECTION,
   countGuarantees,
   getGuarantee,
-  itemPath,
   listGuarantees,
   patchGuarantee,
   postGuarantee,
@@ -258,14 +258,13 @@ describe('When a partner reads a guarantee it created', () => {
 
   test('then an id that does not exist is 404 not_found', async () => {
     const response = await getGuarantee(t, agency, 987654321);
-    expect(response.status).toBe(404);
-    expect(response.body.code).toBe('not_found');
+    expectErrorBody(response, 404, 'not_found');
+    expect(response.headers['etag']).toBeUndefined();
   });
 
   test.each([['abc'], ['0'], ['-5'], ['1.5'], ['99999999999999999999']])('then the id %s, not a positive integer, is 404 not_found', async (id) => {
     const response = await getGuarantee(t, agency, id);
-    expect(response.status).toBe(404);
-    expect(response.body.code).toBe('not_found');
+    expectErrorBody(response, 404, 'not_found');
   });
 });
 

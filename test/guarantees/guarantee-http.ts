@@ -40,7 +40,7 @@ export function getGuarantee(t: TestApp, agency: Agency, id: number | string, he
 
 /** GET /v1/rental-insurances with the query given as pairs, so that a name may repeat. */
 export function listGuarantees(t: TestApp, agency: Agency, query: Array<[string, string | number]> = []) {
-  const params = new URLSearchParams(query.map(([name, value]) => [name, String(value)]));
+  const params = new URLSearchParams(query.map(([name, value]): [string, string] => [name, String(value)]));
   const search = params.toString();
   return request(t.app)
     .get(search ? `${COLLECTION}?${search}` : COLLECTION)

@@ -175,6 +175,14 @@ describe('When a partner sends out-of-range paging parameters', () => {
     expect(response.body._links.next).toBeUndefined();
   });
 
+  test('then a very large page number is still answered empty with number = the requested page', async () => {
+    const response = await listGuarantees(t, agency, [['page', 5_000_000_000], ['pageSize', 2]]);
+    expect(response.status).toBe(200);
+    expect(response.body._embedded.rentalInsurances).toEqual([]);
+    expect(response.body.page).toEqual({ size: 2, totalElements: 3, totalPages: 2, number: 5_000_000_000 });
+    expect(linkPages(response)['self']).toEqual({ page: '5000000000', pageSize: '2' });
+  });
+
   test('then an agency with no guarantees gets an empty page, last = first = page 0 and no prev/next', async () => {
     const empty = await t.newAgency();
     const response = await listGuarantees(t, empty);

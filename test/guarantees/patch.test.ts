@@ -234,6 +234,15 @@ describe('When a patch reaches a guarantee in each status', () => {
     expect(response.headers['etag']).toBe('W/"2"');
   });
 
+  test('then a monetary change on active keeps active and reports none', async () => {
+    const guarantee = await inStatus('active');
+    const response = await patched(guarantee.id, { rentalAmount: 3900 });
+    expect(response.body.status).toBe('active');
+    expect(response.body.rentalAmount).toBe(3900);
+    expect(response.headers['service-effects']).toBe('none');
+    expect(response.headers['etag']).toBe('W/"2"');
+  });
+
   test('then a data change on information_requested returns it to review (review_started)', async () => {
     const guarantee = await inStatus('information_requested');
     const response = await patched(guarantee.id, { tenant: { profession: 'Médica' } });

@@ -1,0 +1,37 @@
+/** The benchmark table, printed and written to bench/results.md. */
+export interface Measurement {
+  name: string;
+  target?: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  statuses: Record<number, number>;
+  errors: number;
+}
+
+export function formatResults(
+  measurements: Measurement[],
+  ceiling: number,
+  run: { rows: number; seconds: number; connections: number; maxRssMb: number },
+): string {
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Run ${new Date().toISOString()} on ${run.connections} connections, ${run.seconds} s per operation, one company with ` +
+      `${run.rows.toLocaleString('en-US')} guarantees and ${run.rows.toLocaleString('en-US')} statement entries. ` +
+      'Service, PostgreSQL and load generator share the same 2-core machine. Reproduce with `make bench`.',
+    '',
+    '| Operation | req/s | fraction of ceiling | target | p50 ms | p99 ms | statuses |',
+    '|---|---:|---:|---|---:|---:|---|',
+    ...measurements.map(
+      (m) =>
+        `| ${m.name} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${Object.entries(m.statuses)
+          .map(([status, count]) => `${status}×${count}`)
+          .join(' ')}${m.errors ? ` errors×${m.errors}` : ''} |`,
+    ),
+    '',
+    `Service peak resident memory under load: ${run.maxRssMb} MB (target < 200 MB).`,
+    '',
+  ];
+  return lines.join('\n');
+}

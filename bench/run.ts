@@ -1,0 +1,178 @@
+/**
+ * `npm run bench` (make bench): seeds a company with BENCH_ROWS guarantees and statement entries
+ * (default 1,000,000), starts the built service and a bare Express reference server as separate
+ * processes, measures each operation with autocannon, and writes the table to bench/results.md.
+ * Not part of the test run. Environment: BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20),
+ * DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres on port 54349).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureDatabase } from '../src/database/database-server';
+import { startEmbeddedServer } from '../src/database/embedded-server';
+import { migrateDatabase } from '../src/database/migrate';
+import { createDatabaseClient } from '../src/database/prisma-client';
+import { createCredential } from '../src/auth/credentials';
+import { SCOPES } from '../src/auth/scopes';
+import { todayInSaoPaulo } from '../src/database/column-values';
+import { PROJECT_ROOT } from '../src/project-root';
+import { BENCH_COMPANY, seed } from './seed';
+import { scenarios, type Scenario } from './scenarios';
+import { formatResults, type Measurement } from './report';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon');
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const SERVICE_PORT = 3790;
+const REFERENCE_PORT = 3791;
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+async function main(): Promise<void> {
+  const { url, stop } = await database();
+  log(`migrating ${redact(url)}`);
+  await migrateDatabase(url);
+  await seed(url, ROWS, log);
+
+  const db = createDatabaseClient(url, 2);
+  const credential = await createCredential(db, 'sandbox', {
+    companyId: BENCH_COMPANY,
+    displayName: 'Bench ERP',
+    scopes: [...SCOPES],
+    createdBy: 'bench',
+  });
+  const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, externalId: `CTR-${Math.floor(ROWS / 2)}` } });
+  await db.$disconnect();
+
+  const service = await startProcess('service', 'dist/src/main.js', [], {
+    DATABASE_URL: url,
+    PORT: String(SERVICE_PORT),
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_MAX: '20',
+    ENVIRONMENT: 'sandbox',
+  }, /partner API at/);
+  const reference = await startProcess('reference', 'dist/bench/reference-server.js', [String(REFERENCE_PORT)], {}, /listening/);
+  const memory = sampleMemory(service.pid!);
+  try {
+    const origin = `http://127.0.0.1:${SERVICE_PORT}`;
+    const basic = `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`;
+    const tokenResponse = await fetch(`${origin}/auth/oauth2/token`, {
+      method: 'POST',
+      headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const today = todayInSaoPaulo();
+    const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+
+    const measurements: Measurement[] = [];
+    const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`);
+    measurements.push(ceiling);
+    for (const scenario of scenarios({
+      api: '/rental-guarantee',
+      auth: `Bearer ${token}`,
+      token,
+      basic,
+      sampleId: Number(sample.id),
+      sampleCpf: sample.tenantCpfCnpj,
+      totalRows: ROWS,
+      today,
+      monthAgo,
+    })) {
+      measurements.push(await measure(scenario, origin));
+    }
+    const report = formatResults(measurements, ceiling.requestsPerSecond, {
+      rows: ROWS,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      maxRssMb: memory.maxRssMb(),
+    });
+    console.log(report);
+    fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'results.md'), report);
+    log('wrote bench/results.md');
+  } finally {
+    memory.stop();
+    service.kill('SIGTERM');
+    reference.kill('SIGTERM');
+    await stop();
+  }
+}
+
+async function measure(scenario: Scenario, origin: string): Promise<Measurement> {
+  log(`measuring: ${scenario.name}`);
+  const statuses = new Map<number, number>();
+  const result = await autocannon({
+    url: origin,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: scenario.method,
+        path: scenario.path,
+        headers: scenario.headers,
+        body: scenario.body,
+        setupRequest: scenario.setupRequest,
+        onResponse: (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
+      },
+    ],
+  });
+  return {
+    name: scenario.name,
+    target: scenario.target,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses: Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b)),
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
+  const server = await startEmbeddedServer({ dataDir: path.join(PROJECT_ROOT, '.data', 'bench-postgres'), port: 54349 });
+  await ensureDatabase(server.adminUrl, 'rg_bench');
+  return { url: server.urlFor('rg_bench'), stop: server.stop };
+}
+
+function startProcess(name: string, script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (ready.test(chunk.toString())) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
+/** Resident memory of the service process, sampled from /proc while the load runs. */
+function sampleMemory(pid: number): { maxRssMb(): number; stop(): void } {
+  let max = 0;
+  const timer = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      max = Math.max(max, kb / 1024);
+    } catch {
+      /* process gone */
+    }
+  }, 250);
+  return { maxRssMb: () => Math.round(max), stop: () => clearInterval(timer) };
+}
+
+function redact(url: string): string {
+  return url.replace(/:\/\/([^:]+):[^@]+@/, '://$1:***@');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+/**
+ * The back office's audit log (issue #5): who did what to credentials (and to the ledger), and when.
+ * Entries are only appended, inside the transaction of the action they record.
+ */
+import type { Prisma } from '../generated/prisma/client';
+import type { Queryable } from '../database/prisma-client';
+
+/** Who acts: a staff member, an agency director, or a named process (`quick-start`, `test`). */
+export interface AuditActor {
+  /** Stored in `actor`: `staff:<name>`, `director:<name>` or a process name. */
+  label: string;
+  /** How the action arrived: the operations API, the admin command-line tool, ... */
+  via: 'operations-api' | 'cli' | 'service';
+  /** The client id of the credential whose token made the request (operations API only). */
+  clientId?: string;
+}
+
+export const staffActor = (name: string, via: AuditActor['via'], clientId?: string): AuditActor => ({ label: `staff:${name}`, via, clientId });
+export const directorActor = (name: string, via: AuditActor['via'], clientId?: string): AuditActor => ({ label: `director:${name}`, via, clientId });
+
+export type AuditAction =
+  | 'credential.created'
+  | 'credential.secret_issued'
+  | 'credential.secret_revoked'
+  | 'credential.revoked'
+  | 'statement_entry.posted';
+
+export interface NewAuditEntry {
+  actor: AuditActor;
+  action: AuditAction;
+  companyId?: string | null;
+  credentialId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export function recordAudit(db: Queryable, entry: NewAuditEntry) {
+  const details: Record<string, unknown> = { ...entry.details, via: entry.actor.via };
+  if (entry.actor.clientId) details['actorClientId'] = entry.actor.clientId;
+  return db.auditLogEntry.create({
+    data: {
+      actor: entry.actor.label,
+      action: entry.action,
+      companyId: entry.companyId ?? null,
+      credentialId: entry.credentialId ?? null,
+      details: details as Prisma.InputJsonValue,
+    },
+  });
+}
+
+export interface AuditLogFilter {
+  companyId?: string;
+  credentialId?: string;
+  action?: string;
+}
+
+export type AuditLogRow = Awaited<ReturnType<typeof recordAudit>>;
+
+/** Newest first (createdAt, then id). */
+export async function listAuditLog(
+  db: Queryable,
+  filter: AuditLogFilter,
+  page: { offset: number; size: number },
+): Promise<{ rows: AuditLogRow[]; total: number }> {
+  const where: Prisma.AuditLogEntryWhereInput = {};
+  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.credentialId !== undefined) where.credentialId = filter.credentialId;
+  if (filter.action !== undefined) where.action = filter.action;
+  const total = await db.auditLogEntry.count({ where });
+  if (page.offset >= total) return { rows: [], total };
+  const rows = await db.auditLogEntry.findMany({
+    where,
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    skip: page.offset,
+    take: page.size,
+  });
+  return { rows, total };
+}

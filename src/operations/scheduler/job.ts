@@ -1,0 +1,75 @@
+/**
+ * One kind of scheduled transition and the loop that applies it, safely when several service
+ * processes share the database.
+ *
+ * Each guarantee is claimed and changed in one short transaction of its own:
+ *
+ *   SELECT r.id FROM rental_insurances r WHERE <eligible at now> ORDER BY ... LIMIT 1
+ *     FOR UPDATE OF r SKIP LOCKED
+ *   -> the change (a review-actions function: status machine, version, history)
+ *   -> COMMIT
+ *
+ * A row another process (or a partner write) holds is skipped, not waited for; a row another
+ * process changed and committed meanwhile is re-checked by PostgreSQL against the condition
+ * (READ COMMITTED re-evaluates the WHERE clause of a locking read on the newest row version) and
+ * no longer matches. So every item is changed exactly once, whatever the number of processes.
+ */
+import { Prisma } from '../../generated/prisma/client';
+import type { Database, Transaction } from '../../database/prisma-client';
+import type { Logger } from '../../logger';
+
+export interface ScheduledJob {
+  /** Stable name, used in logs and in the run summary. */
+  name: string;
+  /** SQL condition on `rental_insurances r` that makes a guarantee eligible at `now`. */
+  eligible(now: Date): Prisma.Sql;
+  /** Order in which eligible guarantees are taken (oldest first); must end with `r.id`. */
+  order: Prisma.Sql;
+  /** Applies the change to the claimed guarantee, inside the claiming transaction. */
+  perform(tx: Transaction, id: bigint, now: Date): Promise<void>;
+}
+
+export interface JobResult {
+  /** Guarantees changed. */
+  processed: number;
+  /** Guarantees whose change failed (rolled back, logged, retried on the next run). */
+  failed: number;
+}
+
+/**
+ * Applies `job` to at most `batchSize` guarantees. Never throws: a failing guarantee is logged
+ * and left for the next run; a failure to claim (database unavailable) ends this job's run.
+ */
+export async function runJob(db: Database, job: ScheduledJob, now: Date, batchSize: number, logger: Logger): Promise<JobResult> {
+  const failedIds: bigint[] = [];
+  let processed = 0;
+  while (processed + failedIds.length < batchSize) {
+    let claimed: bigint | undefined;
+    try {
+      const done = await db.$transaction(async (tx) => {
+        const skip = failedIds.length > 0 ? Prisma.sql`AND r.id NOT IN (${Prisma.join(failedIds)})` : Prisma.empty;
+        const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
+          SELECT r.id FROM rental_insurances r
+          WHERE ${job.eligible(now)} ${skip}
+          ORDER BY ${job.order}
+          LIMIT 1
+          FOR UPDATE OF r SKIP LOCKED`;
+        claimed = rows[0]?.id;
+        if (claimed === undefined) return false;
+        await job.perform(tx, claimed, now);
+        return true;
+      });
+      if (!done) break;
+      processed += 1;
+      logger.info({ job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition applied');
+    } catch (error) {
+      if (claimed === undefined) {
+        logger.warn({ err: error, job: job.name }, 'scheduled job could not claim work; will retry on the next run');
+        break;
+      }
+      failedIds.push(claimed);
+      logger.warn({ err: error, job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition failed; will retry on the next run');
+    }
+  }
+  return { processed, failed: failedIds.length };
+}

@@ -1,0 +1,78 @@
+/**
+ * The scheduler: every SCHEDULER_INTERVAL_MS each service process runs every job once (see job.ts
+ * for why several processes may do so on one database at the same time). The time-driven
+ * transitions run in every environment; the sandbox reviewer's jobs only when ENVIRONMENT=sandbox.
+ * Purging stored idempotent responses stays in housekeeping.ts.
+ */
+import type { Config } from '../../config';
+import type { Database } from '../../database/prisma-client';
+import { createLogger, type Logger } from '../../logger';
+import { sandboxJobs } from '../../sandbox/sandbox-jobs';
+import { runJob, type JobResult, type ScheduledJob } from './job';
+import { timeDrivenJobs } from './time-driven-jobs';
+
+export type RunSummary = Record<string, JobResult>;
+
+/** The jobs of one run, in order: time first, then (sandbox only) the sandbox reviewer. */
+export function scheduledJobs(config: Config): ScheduledJob[] {
+  return [...timeDrivenJobs(config), ...(config.ENVIRONMENT === 'sandbox' ? sandboxJobs(config) : [])];
+}
+
+const fallbackLoggers = new Map<string, Logger>();
+function fallbackLogger(level: string): Logger {
+  let logger = fallbackLoggers.get(level);
+  if (!logger) fallbackLoggers.set(level, (logger = createLogger(level)));
+  return logger;
+}
+
+/**
+ * One run of every job, as of `now` (tests move time with it). Never throws: failures are logged
+ * and the affected guarantees are retried on the next run.
+ */
+export async function runSchedulerOnce(db: Database, config: Config, now: Date = new Date(), options: { logger?: Logger } = {}): Promise<RunSummary> {
+  const logger = options.logger ?? fallbackLogger(config.LOG_LEVEL);
+  const summary: RunSummary = {};
+  for (const job of scheduledJobs(config)) {
+    summary[job.name] = await runJob(db, job, now, config.SCHEDULER_BATCH_SIZE, logger);
+  }
+  return summary;
+}
+
+export interface RunningScheduler {
+  /** Stops scheduling and resolves once the run in progress (if any) has finished. */
+  stop(): Promise<void>;
+}
+
+/** Runs the scheduler now and then SCHEDULER_INTERVAL_MS after the end of each run (runs never overlap). */
+export function startScheduler(db: Database, config: Config, logger: Logger): RunningScheduler {
+  if (config.SCHEDULER_INTERVAL_MS === 0) {
+    logger.info('scheduler disabled in this process (SCHEDULER_INTERVAL_MS=0)');
+    return { stop: async () => undefined };
+  }
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    timer = undefined;
+    running = runSchedulerOnce(db, config, new Date(), { logger })
+      .then((summary) => logger.debug({ summary }, 'scheduler run done'))
+      .catch((error: unknown) => logger.error({ err: error }, 'scheduler run failed; will retry'))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) {
+          timer = setTimeout(tick, config.SCHEDULER_INTERVAL_MS);
+          timer.unref();
+        }
+      });
+  };
+  timer = setTimeout(tick, 0);
+  timer.unref();
+  logger.info({ intervalMs: config.SCHEDULER_INTERVAL_MS, sandboxReviewer: config.ENVIRONMENT === 'sandbox' }, 'scheduler started');
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

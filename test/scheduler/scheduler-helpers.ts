@@ -1,0 +1,66 @@
+/** Helpers of the scheduler and sandbox tests. */
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { Logger } from '../../src/logger';
+import { runSchedulerOnce, type RunSummary } from '../../src/operations/scheduler/scheduler';
+import { backOffice, standardTerms } from '../support/back-office';
+import { createGuarantee } from '../support/factories';
+import { partnerClient } from '../support/partner-client';
+import type { Agency, TestApp } from '../support/test-app';
+
+export const DAY_MS = 86_400_000;
+
+export interface HistoryItem {
+  creator: { name: string; serviceAccount: boolean };
+  comment: string | null;
+  previousStatus: { code: string | null };
+  status: { code: string };
+}
+
+export async function historyOf(t: TestApp, agency: Agency, id: number): Promise<HistoryItem[]> {
+  return (await partnerClient(t, agency).history(id)).body as HistoryItem[];
+}
+
+export async function readGuarantee(t: TestApp, agency: Agency, id: number) {
+  const response = await partnerClient(t, agency).get(id);
+  return { ...(response.body as Record<string, unknown> & { status: string }), etag: response.headers['etag'] as string };
+}
+
+/** Sum of the guarantees changed per job in a run. */
+export const processed = (summary: RunSummary, job: string) => summary[job]?.processed ?? 0;
+
+export const totalProcessed = (summary: RunSummary) => Object.values(summary).reduce((sum, result) => sum + result.processed, 0);
+
+/** Runs the scheduler until a run changes nothing (at most `limit` runs); returns the number of runs that changed something. */
+export async function settle(t: TestApp, now?: () => Date, limit = 10): Promise<number> {
+  for (let run = 0; run < limit; run += 1) {
+    const summary = await runSchedulerOnce(t.db, t.config, now ? now() : new Date());
+    if (totalProcessed(summary) === 0) return run;
+  }
+  throw new Error(`the scheduler still changed guarantees after ${limit} runs`);
+}
+
+/** An active guarantee, through the partner API and the back office (terms may set terminationDate). */
+export async function activeGuarantee(t: TestApp, agency: Agency, terms = standardTerms) {
+  const office = backOffice(t);
+  const created = await createGuarantee(t, agency);
+  await office.approve(created.id, terms);
+  const accepted = await partnerClient(t, agency).accept(created.id);
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status}`);
+  await office.envelopeReady(created.id);
+  await office.sign(created.id, 'document');
+  await office.sign(created.id, 'tenant', created.tenant.cpfCnpj);
+  return created;
+}
+
+/** A pino logger whose JSON lines are kept in `lines`. */
+export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), lines };
+}

@@ -1,0 +1,100 @@
+/**
+ * The world the hostile suites attack: one agency whose guarantee is `approved` and has a
+ * co-tenant (so that a valid accept, refuse, patch or co-tenant write WOULD succeed), a few
+ * statement entries, and the app listening on a loopback port for the raw client. Every hostile
+ * request is built from a valid one with exactly one part made invalid, and must be refused with
+ * a 4xx in the specification's error shape without writing anything.
+ */
+import type { Database } from '../../src/database/prisma-client';
+import { postStatementEntry } from '../../src/financial/ledger-service';
+import { todayInSaoPaulo } from '../../src/database/column-values';
+import { addDays } from '../../src/financial/date-range';
+import { backOffice } from './back-office';
+import { errorBodyProblem, errorCodeStatus } from './contract-rules';
+import { takeSnapshot, snapshotDifference, type DatabaseSnapshot } from './db-snapshot';
+import { createGuarantee, nextCpf } from './factories';
+import { listen, rawRequest, type Listening, type RawRequest, type RawResponse } from './raw-http';
+import { startTestApp, type Agency, type TestApp } from './test-app';
+import type { Target } from './operation-table';
+
+export interface HostileWorld {
+  t: TestApp;
+  agency: Agency;
+  server: Listening;
+  target: Target;
+  baseline: DatabaseSnapshot;
+  send(request: RawRequest): Promise<RawResponse>;
+  close(): Promise<void>;
+}
+
+export async function startHostileWorld(): Promise<HostileWorld> {
+  const t = await startTestApp();
+  const agency = await t.newAgency({ displayName: 'Hostile suite ERP' });
+  const coTenantCpfCnpj = nextCpf();
+  const created = await createGuarantee(t, agency, { coTenants: [{ cpfCnpj: coTenantCpfCnpj, name: 'Co Tenant' }] });
+  await backOffice(t).approve(created.id);
+  const version = (await t.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(created.id) } })).version;
+  await seedStatement(t.db, agency.companyId);
+  const server = await listen(t.app);
+  return {
+    t,
+    agency,
+    server,
+    target: { id: created.id, etag: `W/"${version}"`, coTenantCpfCnpj },
+    baseline: await takeSnapshot(t.db),
+    send: (request) => rawRequest(server.origin, request),
+    async close() {
+      await server.close();
+      await t.close();
+    },
+  };
+}
+
+async function seedStatement(db: Database, companyId: string): Promise<void> {
+  const today = todayInSaoPaulo();
+  await db.$transaction(async (tx) => {
+    await postStatementEntry(tx, { companyId, date: addDays(today, -3), description: 'Charge paid', type: 'charge_paid', amountCents: 350000n });
+    await postStatementEntry(tx, { companyId, date: addDays(today, -2), description: 'Fee', type: 'fee', amountCents: 1500n });
+  });
+}
+
+export interface Expectation {
+  /** Allowed statuses (all must be 4xx). */
+  status: number | number[];
+  /** Allowed error codes; any code documented for the status when absent. */
+  code?: string | string[];
+}
+
+/** A description of what is wrong with the answer to a hostile request, or null when it is right. */
+export function rejectionProblem(response: RawResponse, expected: Expectation): string | null {
+  const statuses = Array.isArray(expected.status) ? expected.status : [expected.status];
+  if (!statuses.includes(response.status)) {
+    return `expected status ${statuses.join(' or ')}, got ${response.status}: ${response.text.slice(0, 300)}`;
+  }
+  const bodyProblem = errorBodyProblem(response);
+  if (bodyProblem) return bodyProblem;
+  const code = response.body?.['code'] as string;
+  if (expected.code !== undefined) {
+    const codes = Array.isArray(expected.code) ? expected.code : [expected.code];
+    if (!codes.includes(code)) return `expected code ${codes.join(' or ')}, got ${code}: ${response.text.slice(0, 300)}`;
+  } else if (errorCodeStatus[code] !== response.status) {
+    return `code ${code} does not belong to status ${response.status}`;
+  }
+  return null;
+}
+
+/** Throws (with the request) unless the answer is the expected rejection and nothing was written. */
+export async function expectRejectedWithoutEffect(world: HostileWorld, request: RawRequest, expected: Expectation): Promise<RawResponse> {
+  const response = await world.send(request);
+  const problem = rejectionProblem(response, expected);
+  const difference = snapshotDifference(world.baseline, await takeSnapshot(world.t.db));
+  if (problem || difference.length > 0) {
+    const shown = { ...request, body: typeof request.body === 'string' ? request.body.slice(0, 300) : request.body };
+    throw new Error(
+      [problem && `response: ${problem}`, difference.length > 0 && `database changed: ${difference.join('; ')}`, `request: ${JSON.stringify(shown)}`]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  }
+  return response;
+}
