@@ -7,6 +7,7 @@ export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 export CHECKPOINT_DISABLE := 1
 
 .PHONY: help install generate build start test check lint check-generated typecheck migrate admin bench clean
+.PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -44,6 +45,22 @@ check-generated: install ## Fail when src/generated/ differs from a fresh genera
 
 typecheck: install ## Strict TypeScript check of src, scripts, test and bench
 	npx tsc --noEmit -p tsconfig.json
+
+# Contract conformance (issue 7). CI runs `make -k contract-checks` before `make test`.
+contract-checks: spectral breaking-changes contract-journey ## Spectral + OWASP lint, breaking-change check, Prism journey
+
+spectral: install ## Lint partner.yaml and auth.yaml with Spectral: OpenAPI and OWASP API security rules (.spectral.yaml)
+	npx spectral lint openapi/partner.yaml openapi/auth.yaml --fail-severity=warn
+
+breaking-changes: install ## Optic: fail on a breaking change against openapi/published/ (plus a 3-case self-test)
+	node scripts/contract/breaking-changes.mjs
+	node scripts/contract/breaking-changes.mjs --self-test=quick
+
+breaking-changes-selftest: install ## All 13 cases of the breaking-change self-test (about 1-2 minutes)
+	node scripts/contract/breaking-changes.mjs --self-test
+
+contract-journey: install ## A partner journey through Prism (proxy, --errors) in front of the real service, and its self-test
+	node scripts/contract/prism-journey.mjs --self-test
 
 migrate: install ## Apply migrations to DATABASE_URL
 	npx prisma migrate deploy

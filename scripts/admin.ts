@@ -1,8 +1,12 @@
 /** Entry point of the admin command-line tool (see src/operations/cli/run-cli.ts). */
-import { createCredentialCommand } from '../src/operations/cli/credential-commands';
+import { credentialCommands } from '../src/operations/cli/credential-commands';
+import { guaranteeCommands, ledgerCommands } from '../src/operations/cli/guarantee-commands';
 import { runCli } from '../src/operations/cli/run-cli';
 
-runCli(process.argv.slice(2), [createCredentialCommand])
+/** Every command of the admin tool; the back-office ones (issue #5) mirror the operations API. */
+const ADMIN_COMMANDS = [...credentialCommands, ...guaranteeCommands, ...ledgerCommands];
+
+runCli(process.argv.slice(2), ADMIN_COMMANDS)
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);

@@ -18,6 +18,7 @@ import { sendError } from './http/error-response';
 import type { OperationHandlers } from './http/operation';
 import type { Logger } from './logger';
 import { partnerHandlers } from './partner-handlers';
+import { guaranteeDomainChecks } from './guarantees/domain-checks';
 import { createOperationsRouter } from './operations/api/operations-router'; // back office (issue #5)
 
 export interface AppDependencies {
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
       logger: deps.logger,
       document: loadContract('partner'),
       handlers,
+      domainChecks: guaranteeDomainChecks,
       idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
       publicOrigin: config.PUBLIC_ORIGIN,
       apiBasePath: config.API_BASE_PATH,

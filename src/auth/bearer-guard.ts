@@ -65,7 +65,12 @@ export async function authenticateBearer(db: Database, environment: Environment,
   };
 }
 
-/** The scopes an operation needs, from the security requirement the contract declares for it. */
-export function requireScopes(principal: Principal, needed: string[]): void {
-  if (!needed.every((scope) => principal.scopes.includes(scope))) throw new InsufficientScope(needed);
+/**
+ * The scopes an operation needs, from the security requirements the contract declares for it:
+ * all scopes of at least one requirement. The challenge names the first requirement's scopes.
+ */
+export function requireScopes(principal: Principal, requirements: string[][]): void {
+  if (requirements.length === 0) return;
+  const met = requirements.some((needed) => needed.every((scope) => principal.scopes.includes(scope)));
+  if (!met) throw new InsufficientScope(requirements[0]!);
 }

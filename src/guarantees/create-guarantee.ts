@@ -4,7 +4,7 @@ import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
 import type { Prisma } from '../generated/prisma/client';
 import { FieldProblems } from './field-problems';
-import { coTenantColumns, moneyColumns, propertyColumns, tenantColumns, type CoTenantColumns } from './guarantee-input';
+import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { insertGuarantee } from './guarantee-repository';
 import { appendHistory, type Actor } from './history';
@@ -17,10 +17,7 @@ export async function createGuarantee(
   body: components['schemas']['RentalInsuranceCreate'],
 ): Promise<{ row: GuaranteeRow; effects: Effect[] }> {
   const problems = new FieldProblems();
-  const tenant = tenantColumns(problems, 'tenant', body.tenant);
-  const property = propertyColumns(problems, body.property);
-  const money = moneyColumns(problems, body);
-  const coTenants = (body.coTenants ?? []).map((coTenant, index) => coTenantColumns(problems, `coTenants[${index}]`, coTenant));
+  const { tenant, property, money, coTenants } = createColumns(problems, body);
   problems.throwIfAny();
   assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
 

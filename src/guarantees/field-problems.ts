@@ -19,6 +19,10 @@ export class FieldProblems {
     this.problems.push(`${path}: ${reason}`);
   }
 
+  list(): string[] {
+    return [...this.problems];
+  }
+
   throwIfAny(): void {
     if (this.problems.length > 0) throw new ValidationFailed(this.problems);
   }

@@ -16,8 +16,16 @@ export type MoneyField = (typeof MONEY_FIELDS)[number];
 /** Column values of a guarantee that a partner controls, keyed by column name. */
 export type ColumnValues = Record<string, string | Date | null>;
 
+/** `prefix.field`, or `field` at the top of the body. */
+export const fieldPath = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
+
+/** A body part that failed schema validation may be anything; rule checks look only inside objects. */
+export function objectOr<T>(value: unknown): Partial<T> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Partial<T>) : {};
+}
+
 export function moneyValue(problems: FieldProblems, path: string, value: number | null | undefined): string | null | undefined {
-  if (value === null || value === undefined) return value;
+  if (typeof value !== 'number') return value as null | undefined;
   const cents = toCents(value);
   if (cents === null) {
     problems.add(path, 'must have at most 2 decimal places');
@@ -28,15 +36,15 @@ export function moneyValue(problems: FieldProblems, path: string, value: number 
 
 export function tenantColumns(problems: FieldProblems, path: string, tenant: Partial<Schemas['TenantCreate']>): ColumnValues {
   const columns: ColumnValues = {};
-  if (tenant.cpfCnpj !== undefined) columns['tenantCpfCnpj'] = normaliseCpfCnpjField(problems, `${path}.cpfCnpj`, tenant.cpfCnpj);
+  if (tenant.cpfCnpj !== undefined) columns['tenantCpfCnpj'] = normaliseCpfCnpjField(problems, fieldPath(path, 'cpfCnpj'), tenant.cpfCnpj);
   if (tenant.name !== undefined) {
     columns['tenantName'] = tenant.name;
-    columns['tenantNameSearch'] = foldForSearch(tenant.name);
+    if (typeof tenant.name === 'string') columns['tenantNameSearch'] = foldForSearch(tenant.name);
   }
   if (tenant.email !== undefined) columns['tenantEmail'] = tenant.email;
-  const birthDate = birthDateField(problems, `${path}.birthDate`, tenant.birthDate);
+  const birthDate = birthDateField(problems, fieldPath(path, 'birthDate'), tenant.birthDate);
   if (birthDate !== undefined) columns['tenantBirthDate'] = birthDate;
-  const phone = normalisePhoneField(problems, `${path}.phoneNumber`, tenant.phoneNumber);
+  const phone = normalisePhoneField(problems, fieldPath(path, 'phoneNumber'), tenant.phoneNumber);
   if (phone !== undefined) columns['tenantPhone'] = phone;
   if (tenant.profession !== undefined) columns['tenantProfession'] = tenant.profession;
   return columns;
@@ -46,8 +54,8 @@ export function propertyColumns(problems: FieldProblems, property: Schemas['Prop
   const columns: ColumnValues = {};
   if (property.externalId !== undefined) columns['propertyExternalId'] = property.externalId;
   if (property.type !== undefined) columns['propertyType'] = property.type;
-  const address: Schemas['AddressPatch'] = property.address ?? {};
-  if (address.zipCode !== undefined) {
+  const address = objectOr<Schemas['AddressPatch']>(property.address);
+  if (typeof address.zipCode === 'string') {
     columns['addressZipCode'] = problems.check('property.address.zipCode', normaliseCep(address.zipCode)) ?? address.zipCode;
   }
   if (address.street !== undefined) columns['addressStreet'] = address.street;
@@ -81,12 +89,38 @@ export function coTenantColumns(
   path: string,
   coTenant: Partial<Schemas['CoTenantCreate']> & { cpfCnpj: string },
 ): CoTenantColumns {
-  const columns: CoTenantColumns = { cpfCnpj: normaliseCpfCnpjField(problems, `${path}.cpfCnpj`, coTenant.cpfCnpj) };
+  const columns: CoTenantColumns = { cpfCnpj: normaliseCpfCnpjField(problems, fieldPath(path, 'cpfCnpj'), coTenant.cpfCnpj) };
   if (coTenant.name !== undefined) columns.name = coTenant.name;
   if (coTenant.email !== undefined) columns.email = coTenant.email;
-  const birthDate = birthDateField(problems, `${path}.birthDate`, coTenant.birthDate);
+  const birthDate = birthDateField(problems, fieldPath(path, 'birthDate'), coTenant.birthDate);
   if (birthDate !== undefined) columns.birthDate = birthDate;
-  const phone = normalisePhoneField(problems, `${path}.phoneNumber`, coTenant.phoneNumber);
+  const phone = normalisePhoneField(problems, fieldPath(path, 'phoneNumber'), coTenant.phoneNumber);
   if (phone !== undefined) columns.phoneNumber = phone;
   return columns;
+}
+
+type CreateBody = Schemas['RentalInsuranceCreate'];
+type PatchBody = Schemas['RentalInsurancePatch'];
+
+/** Column values of a create request, problems recorded in `problems`. */
+export function createColumns(problems: FieldProblems, body: Partial<CreateBody>) {
+  return {
+    tenant: tenantColumns(problems, 'tenant', objectOr<Schemas['TenantCreate']>(body.tenant)),
+    property: propertyColumns(problems, objectOr<Schemas['PropertyCreate']>(body.property)),
+    money: moneyColumns(problems, body),
+    coTenants: (Array.isArray(body.coTenants) ? body.coTenants : []).map((coTenant, index) =>
+      coTenantColumns(problems, `coTenants[${index}]`, { cpfCnpj: '', ...objectOr<Schemas['CoTenantCreate']>(coTenant) }),
+    ),
+  };
+}
+
+/** Column values a merge patch asks for (only the fields present). */
+export function patchColumns(problems: FieldProblems, patch: Partial<PatchBody>): ColumnValues {
+  const requested: ColumnValues = {
+    ...(patch.tenant ? tenantColumns(problems, 'tenant', objectOr<Schemas['TenantPatch']>(patch.tenant)) : {}),
+    ...(patch.property ? propertyColumns(problems, objectOr<Schemas['PropertyPatch']>(patch.property)) : {}),
+    ...moneyColumns(problems, patch),
+  };
+  if (patch.externalId !== undefined) requested['externalId'] = patch.externalId;
+  return requested;
 }

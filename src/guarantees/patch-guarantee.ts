@@ -9,7 +9,7 @@ import type { components } from '../generated/partner-api';
 import { assertCurrentVersion } from '../http/preconditions';
 import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { moneyColumns, MONEY_FIELDS, propertyColumns, tenantColumns, type ColumnValues } from './guarantee-input';
+import { MONEY_FIELDS, patchColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { findGuarantee, lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
@@ -30,12 +30,7 @@ export async function patchGuarantee(
   assertCurrentVersion(ifMatch, locked.version);
 
   const problems = new FieldProblems();
-  const requested: ColumnValues = {
-    ...(patch.tenant ? tenantColumns(problems, 'tenant', patch.tenant) : {}),
-    ...(patch.property ? propertyColumns(problems, patch.property) : {}),
-    ...moneyColumns(problems, patch),
-  };
-  if (patch.externalId !== undefined) requested['externalId'] = patch.externalId;
+  const requested = patchColumns(problems, patch);
   problems.throwIfAny();
 
   const current = (await findGuarantee(tx, companyId, id))!;

@@ -25,6 +25,8 @@ export interface ApiRouterOptions {
   logger: Logger;
   document: OpenApiDocument;
   handlers: OperationHandlers;
+  /** Per operationId: the rule problems of a body that failed schema validation. */
+  domainChecks?: Record<string, (body: unknown) => string[]>;
   idempotencyRetentionHours: number;
   publicOrigin?: string;
   apiBasePath: string;
@@ -51,9 +53,10 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
   });
   await api.init();
   registerOperations(api, options);
+  const mediaTypes = declaredMediaTypes(options.document);
   api.registerSecurityHandler('oauth2', async (context: Context) => {
     const principal = await authenticateBearer(options.db, options.environment, header(context, 'authorization'));
-    requireScopes(principal, scopesOf(context.operation));
+    requireScopes(principal, scopeRequirementsOf(context.operation));
     return principal;
   });
   api.register({
@@ -72,11 +75,17 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
     },
     postSecurityHandler: (context: Context, exchange: Exchange) => {
       if (context.security?.authorized || (context.operation.security ?? []).length === 0) {
-        exchange.apiRequest.body = parseBody(context.operation, exchange.req);
+        exchange.apiRequest.body = parseBody(mediaTypes.get(context.operation.operationId!) ?? [], exchange.req);
       }
     },
-    validationFail: (context: Context) => {
-      throw validationError(context.validation.errors ?? []);
+    // The contract reports every problem together: rule checks (check digits, phones...) run on the
+    // parts of the body that are well-formed, next to the schema's findings.
+    validationFail: (context: Context, exchange: Exchange) => {
+      const errors = context.validation.errors ?? [];
+      const check = options.domainChecks?.[context.operation.operationId!];
+      const schemaPaths = new Set(describeValidationErrors(errors).map((detail) => detail.split(':')[0]));
+      const domainProblems = check ? check(exchange.apiRequest.body).filter((detail) => !schemaPaths.has(detail.split(':')[0])) : [];
+      throw validationError(errors, domainProblems);
     },
   });
 
@@ -145,9 +154,19 @@ function routingCopy(document: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
+/** Request media types per operationId, as the published document declares them (not the routing copy). */
+function declaredMediaTypes(document: OpenApiDocument): Map<string, string[]> {
+  const types = new Map<string, string[]>();
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as Array<{ operationId?: string; requestBody?: { content?: object } }>) {
+      if (operation?.operationId) types.set(operation.operationId, Object.keys(operation.requestBody?.content ?? {}));
+    }
+  }
+  return types;
+}
+
 /** Checks the media type against the operation's declared ones (415) and parses JSON (400 malformed_json). */
-function parseBody(operation: Operation, req: Request): unknown {
-  const declared = Object.keys((operation.requestBody as { content?: object } | undefined)?.content ?? {});
+function parseBody(declared: string[], req: Request): unknown {
   const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
   if (declared.length === 0 || raw === undefined || raw.length === 0) return undefined;
   const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -164,7 +183,7 @@ function parseBody(operation: Operation, req: Request): unknown {
   }
 }
 
-function validationError(errors: ErrorObject[]): ApiError {
+function validationError(errors: ErrorObject[], domainProblems: string[]): ApiError {
   // A path value of the wrong shape cannot name an existing resource.
   if (errors.some((error) => error.instancePath.startsWith('/path'))) return new NotFound();
   const missingKey = errors.some(
@@ -179,11 +198,15 @@ function validationError(errors: ErrorObject[]): ApiError {
       'Idempotency-Key: must be 1 to 255 visible ASCII characters',
     ]);
   }
-  return new ValidationFailed(describeValidationErrors(errors));
+  if (errors.some((error) => error.instancePath === '/header/if-match')) {
+    return new BadRequest('if_match_invalid', 'If-Match must hold ETags of the form W/"<version>".', ['If-Match: must be a list of entity tags']);
+  }
+  return new ValidationFailed([...new Set([...describeValidationErrors(errors), ...domainProblems])]);
 }
 
-function scopesOf(operation: Operation): string[] {
-  return (operation.security ?? []).flatMap((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []);
+/** Each security requirement object's oauth2 scopes; meeting any one requirement is enough (OpenAPI). */
+function scopeRequirementsOf(operation: Operation): string[][] {
+  return (operation.security ?? []).map((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []);
 }
 
 function matches(api: OpenAPIBackend, method: string, path: string): boolean {

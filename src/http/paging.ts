@@ -7,8 +7,8 @@ import type { OperationContext } from './operation';
 
 export const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 200;
-// Beyond this the page is necessarily empty; the cap keeps offsets within exact integers.
-const MAX_PAGE = 1_000_000_000;
+// The requested page is reported as asked; only numbers past exact integers are capped.
+const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 
 export interface PageRequest {
   number: number;
@@ -19,6 +19,8 @@ export interface PageRequest {
 export function pageRequest(query: OperationContext['request']['query']): PageRequest {
   const page = clamp(integer(query['page'], 0), 0, MAX_PAGE);
   const size = clamp(integer(query['pageSize'], DEFAULT_PAGE_SIZE), 1, MAX_PAGE_SIZE);
+  // Repositories answer an empty page without querying when offset >= total, so an offset
+  // beyond exact integers is never sent to the database.
   return { number: page, size, offset: page * size };
 }
 

@@ -77,7 +77,7 @@ describe('When the partner adds a co-tenant', () => {
     const created = await createGuarantee(t, agency);
     const invalid = await partner.addCoTenant(created.id, 'W/"1"', { cpfCnpj: '123.456.789-00', name: 'Bad' });
     expectErrorBody(invalid, 400, 'validation_failed');
-    expect(invalid.body.details).toEqual(['body.cpfCnpj: invalid check digits']);
+    expect(invalid.body.details).toEqual(['cpfCnpj: invalid check digits']);
     const other = partnerClient(t, await t.newAgency());
     expectErrorBody(await other.addCoTenant(created.id, 'W/"1"', { cpfCnpj: nextCpf(), name: 'X' }), 404, 'not_found');
   });

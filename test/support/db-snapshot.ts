@@ -16,7 +16,7 @@ async function tables(db: Database): Promise<string[]> {
   let names = tablesOf.get(db);
   if (!names) {
     const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
-      `SELECT table_name AS name FROM information_schema.tables
+      `SELECT table_name::text AS name FROM information_schema.tables
         WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
     );
     names = rows.map((row) => row.name);

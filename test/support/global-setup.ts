@@ -6,7 +6,7 @@
 import { Client } from 'pg';
 import { embeddedUrl, startEmbeddedServer } from '../../src/database/embedded-server';
 import { migrateDatabase } from '../../src/database/migrate';
-import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, RUN_PREFIX, templateDatabase } from './test-database-server';
+import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, isAlive, RUN_PREFIX, templateDatabase } from './test-database-server';
 
 export default async function globalSetup(): Promise<void> {
   const serverUrl = externalServerUrl() ?? (await embeddedServerUrl());
@@ -42,15 +42,7 @@ async function dropDatabasesOfDeadRuns(admin: Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE '${RUN_PREFIX}%'`);
   for (const { datname } of rows) {
     const pid = Number(/^rg_test_(\d+)_/.exec(datname)?.[1]);
-    if (!Number.isInteger(pid) || !isAlive(pid)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    if (!isAlive(pid)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { RUN_PREFIX, templateDatabase } from './test-database-server';
+import { isAlive, RUN_PREFIX, templateDatabase } from './test-database-server';
 
 /** Drops this run's template; stops the embedded server it started unless another live run uses it. */
 export default async function globalTeardown(): Promise<void> {
@@ -18,14 +18,4 @@ export default async function globalTeardown(): Promise<void> {
   }
   const server = (globalThis as { __embeddedTestServer?: { stop(): Promise<void> } }).__embeddedTestServer;
   if (server && !otherRunsActive) await server.stop();
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -85,9 +85,10 @@ export function rejectionProblem(response: RawResponse, expected: Expectation): 
 
 /** Throws (with the request) unless the answer is the expected rejection and nothing was written. */
 export async function expectRejectedWithoutEffect(world: HostileWorld, request: RawRequest, expected: Expectation): Promise<RawResponse> {
+  const before = await takeSnapshot(world.t.db);
   const response = await world.send(request);
   const problem = rejectionProblem(response, expected);
-  const difference = snapshotDifference(world.baseline, await takeSnapshot(world.t.db));
+  const difference = snapshotDifference(before, await takeSnapshot(world.t.db));
   if (problem || difference.length > 0) {
     const shown = { ...request, body: typeof request.body === 'string' ? request.body.slice(0, 300) : request.body };
     throw new Error(

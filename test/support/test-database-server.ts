@@ -19,3 +19,14 @@ export function databaseUrl(serverUrl: string, database: string): string {
   url.pathname = `/${database}`;
   return url.toString();
 }
+
+/** Whether the process of a test run (named in its databases) is still running. */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

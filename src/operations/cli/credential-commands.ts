@@ -42,6 +42,7 @@ export const createCredentialCommand: CliCommand = {
         displayName: requiredOption(ctx, 'name'),
         scopes,
         createdBy: `director:${requiredOption(ctx, 'director')}`,
+        via: 'cli',
       });
       return {
         json: credential,

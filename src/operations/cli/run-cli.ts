@@ -43,8 +43,10 @@ export async function runCli(argv: string[], commands: CliCommand[]): Promise<nu
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ApiError;
     const message = error instanceof Error ? error.message : String(error);
-    if (json) console.log(JSON.stringify({ error: known && error instanceof ApiError ? error.code : 'error', message }, null, 2));
-    else console.error(`${command.name}: ${message}`);
+    // Back office (issue #5): the service's error details (one per problem, naming the field) too.
+    const details = error instanceof ApiError ? error.details : undefined;
+    if (json) console.log(JSON.stringify({ error: known && error instanceof ApiError ? error.code : 'error', message, ...(details ? { details } : {}) }, null, 2));
+    else console.error(`${command.name}: ${message}${details ? `\n  - ${details.join('\n  - ')}` : ''}`);
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await db.$disconnect();

@@ -1,0 +1,146 @@
+/**
+ * Real service processes (src/main.ts run by tsx in ONE node process, so that a kill reaches the
+ * server itself) on a given database, for the multi-process suites. Every process started here is
+ * remembered and killed by `stopAllServices()` (call it in afterAll) and, as a last resort, when
+ * the test worker exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const PROJECT_ROOT = path.join(__dirname, '..', '..');
+export const API_BASE = '/rental-guarantee';
+
+export interface ServiceProcess {
+  pid: number;
+  port: number;
+  origin: string;
+  /** The last lines the process wrote (stdout and stderr), for failure messages. */
+  output(): string;
+  alive(): boolean;
+  exited: Promise<number | null>;
+  /** Kills the process with the signal and waits for it to end. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A TCP port that nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startService(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      // No time-driven or sandbox-reviewer jobs: the tests decide every transition themselves.
+      SCHEDULER_INTERVAL_MS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code;
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  const origin = `http://127.0.0.1:${port}`;
+  const service: ServiceProcess = {
+    pid: child.pid!,
+    port,
+    origin,
+    output: () => output,
+    alive: () => exitCode === undefined,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (exitCode !== undefined) return;
+      child.kill(signal);
+      await exited;
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`service exited with ${exitCode} before answering:\n${output}`);
+    try {
+      const response = await fetch(`${origin}${API_BASE}/openapi.json`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return service;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await service.kill('SIGKILL');
+  throw new Error(`service did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+export async function stopAllServices(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+export interface FetchResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Record<string, unknown> | undefined;
+  /** Set when no HTTP answer arrived (connection refused or reset). */
+  networkError?: string;
+}
+
+/** fetch that never throws: a missing answer is reported as status 0 with the error. */
+export async function call(origin: string, method: string, pathAndQuery: string, headers: Record<string, string> = {}, body?: unknown, timeoutMs = 30_000): Promise<FetchResult> {
+  try {
+    const response = await fetch(`${origin}${API_BASE}${pathAndQuery}`, {
+      method,
+      headers: body === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { status: 0, headers: new Headers(), text: '', body: undefined, networkError: cause ?? (error as Error).message };
+  }
+}
