@@ -28,8 +28,8 @@ export async function runIdempotentWrite(
   const key = parseIdempotencyKey(header(ctx, 'idempotency-key'));
   const companyId = ctx.principal.companyId;
   const fingerprint = fingerprintOf(ctx);
-  return db.$transaction(
-    async (tx) => {
+  const outcome = await db.$transaction(
+    async (tx): Promise<HttpResult> => {
       await lockKey(tx, companyId, key);
       const stored = await tx.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
       const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
@@ -51,10 +51,18 @@ export async function runIdempotentWrite(
       await tx.idempotencyRecord.create({
         data: { companyId, key, fingerprint, responseStatus: result.status, responseHeaders: replayedHeaders, responseBody: bodyText },
       });
-      return { ...result, body: bodyText === null ? undefined : new SerializedJson(bodyText), headers: { ...result.headers, 'Idempotent-Replay': 'false' } };
+      return {
+        ...result,
+        body: bodyText === null ? undefined : new SerializedJson(bodyText),
+        headers: { ...result.headers, 'Idempotent-Replay': 'false' },
+      };
     },
     { maxWait: 10_000, timeout: 20_000 },
   );
+  // Committed: only now may the first response show what is never stored.
+  const { firstResponseOnly, ...result } = outcome;
+  if (!firstResponseOnly || !(result.body instanceof SerializedJson)) return result;
+  return { ...result, body: firstResponseOnly(JSON.parse(result.body.text)) };
 }
 
 /** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */

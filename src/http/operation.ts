@@ -30,6 +30,11 @@ export interface HttpResult {
   headers?: Record<string, string>;
   /** For non-JSON bodies (the published YAML document). */
   contentType?: string;
+  /**
+   * Writes only: changes the body of the first response after the transaction committed, without
+   * storing the change; a replay answers the stored body. Used to show a new secret exactly once.
+   */
+  firstResponseOnly?: (storedBody: unknown) => unknown;
 }
 
 export type ReadHandler = (ctx: OperationContext, db: Database) => Promise<HttpResult>;

@@ -43,12 +43,15 @@ function burst(requests: Array<{ method: string; path: string; headers?: Record<
   );
 }
 
-const tally = (results: FetchResult[]) =>
-  results.reduce<Record<string, number>>((counts, result) => {
+const tally = (results: FetchResult[]) => {
+  const counts = results.reduce<Record<string, number>>((all, result) => {
     const label = `${result.status}${result.body?.['code'] ? ` ${String(result.body['code'])}` : ''}${result.headers.get('idempotent-replay') === 'true' ? ' replay' : ''}`;
-    counts[label] = (counts[label] ?? 0) + 1;
-    return counts;
+    all[label] = (all[label] ?? 0) + 1;
+    return all;
   }, {});
+  if (process.env.MULTIPROCESS_REPORT) console.info(expect.getState().currentTestName, JSON.stringify(counts));
+  return counts;
+};
 
 function expectSpecErrors(results: FetchResult[]): void {
   for (const result of results.filter((candidate) => candidate.status >= 400)) {

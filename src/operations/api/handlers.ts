@@ -25,7 +25,6 @@ import { listHistory, toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId, queryValue } from '../../guarantees/request-values';
 import { listSignatures } from '../../guarantees/signatures';
 import { serviceEffectsHeader } from '../../guarantees/status-machine';
-import { runIdempotentWrite, SerializedJson } from '../../http/idempotency';
 import { header, type HttpResult, type OperationContext, type OperationHandlers, type ReadHandler, type WriteHandler } from '../../http/operation';
 import { halPage, pageRequest } from '../../http/paging';
 import { etagOf, parseIfMatch } from '../../http/preconditions';
@@ -51,12 +50,14 @@ export function operationsHandlers(options: OperationsHandlerOptions): Operation
     read: {
       ...reviewReads,
       ...credentialReads,
-      // Writes that show a secret once: they run the shared idempotency pipeline themselves, so the
-      // stored (replayable) response never holds the secret (see withSecretShownOnce).
-      createAgencyCredential: withSecretShownOnce(options, createAgencyCredential(options.environment)),
-      issueAgencyCredentialSecret: withSecretShownOnce(options, issueAgencyCredentialSecret(options.environment)),
     },
-    write: { ...reviewWrites, postStatementEntry, ...credentialWrites },
+    write: {
+      ...reviewWrites,
+      postStatementEntry,
+      ...credentialWrites,
+      createAgencyCredential: withSecretShownOnce(createAgencyCredential(options.environment)),
+      issueAgencyCredentialSecret: withSecretShownOnce(issueAgencyCredentialSecret(options.environment)),
+    },
     publicRead: {},
   };
 }
@@ -214,27 +215,19 @@ function issueAgencyCredentialSecret(environment: Environment): SecretWrite {
 }
 
 /**
- * Runs a secret-issuing write through the shared idempotency pipeline with a response that holds
- * `clientSecret: null`, which is what is stored and what a replay answers; only the first
- * execution's response gets the secret, added after the transaction committed. So the secret is
+ * A secret-issuing write: the stored (and replayed) response holds `clientSecret: null`; only the
+ * first execution's response gets the secret, after the transaction committed. So the secret is
  * shown once and never stored anywhere but as its hash.
  */
-function withSecretShownOnce(options: OperationsHandlerOptions, write: SecretWrite): ReadHandler {
-  return async (ctx, db) => {
-    let clientSecret: string | undefined;
-    const result = await runIdempotentWrite(
-      db,
-      ctx,
-      async (innerCtx, tx) => {
-        const outcome = await write(innerCtx, tx);
-        clientSecret = outcome.clientSecret;
-        return outcome.result;
+function withSecretShownOnce(write: SecretWrite): WriteHandler {
+  return async (ctx, tx) => {
+    const { result, clientSecret } = await write(ctx, tx);
+    return {
+      ...result,
+      firstResponseOnly: (stored) => {
+        const body = stored as Schemas['CredentialWithSecret'];
+        return { ...body, secret: { ...body.secret, clientSecret } };
       },
-      { retentionHours: options.idempotencyRetentionHours },
-    );
-    if (clientSecret === undefined || !(result.body instanceof SerializedJson)) return result;
-    const body = JSON.parse(result.body.text) as Schemas['CredentialWithSecret'];
-    body.secret.clientSecret = clientSecret;
-    return { ...result, body };
+    };
   };
 }
