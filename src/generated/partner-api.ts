@@ -783,7 +783,7 @@ export interface components {
             rentRemainingCoverageAmount: number | null;
             /**
              * Format: date
-             * @description First billing day, set when the contract is signed; null before.
+             * @description First billing day, set by the reviewer on approval; null before. The guarantee becomes `active` once every signature is collected and this date is set.
              * @example 2026-12-01
              */
             startBillingDate: string | null;
