@@ -60,7 +60,11 @@ function runOptic(before, after) {
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      // With CI=true Optic also writes a report file into its working directory; it is not wanted.
+      fs.rmSync(path.join(root, 'ci-run-details.json'), { force: true });
+      resolve({ code, output });
+    });
   });
 }
 

@@ -249,9 +249,8 @@ async function journey(prism, token) {
 
   // Financial records
   await call('balance', 'GET', '/v1/financial/balance', { headers: auth, expect: [200] });
-  const today = new Date().toISOString().slice(0, 10);
-  await call('daily summaries', 'GET', `/v1/financial/daily-summaries?startDate=${today}&endDate=${today}`, { headers: auth, expect: [200] });
-  await call('statement entries with type filter', 'GET', `/v1/financial/statement-entries?startDate=2026-01-01&endDate=2026-12-31&type=fee&type=charge_paid&pageSize=10`, { headers: auth, expect: [200] });
+  await call('daily summaries', 'GET', '/v1/financial/daily-summaries?startDate=2025-01-01&endDate=2025-01-31', { headers: auth, expect: [200] });
+  await call('statement entries with type filter', 'GET', '/v1/financial/statement-entries?startDate=2025-01-01&endDate=2025-12-31&type=fee&type=charge_paid&pageSize=10', { headers: auth, expect: [200] });
   await call('daily summaries, dates reversed', 'GET', '/v1/financial/daily-summaries?startDate=2026-03-02&endDate=2026-03-01', { headers: auth, expect: [400] });
 
   // The published contract

@@ -277,3 +277,18 @@ describe('When staff post statement entries', () => {
     expect(await t.db.statementEntry.count({ where: { companyId: target.companyId } })).toBe(0);
   });
 });
+
+describe('When staff expire an approved proposal by hand', () => {
+  test('then it is expired with a history entry, and a proposal not approved cannot be expired', async () => {
+    const { id } = await createGuarantee(t, agency);
+    expectErrorBody(await ops.post(guaranteePath(id, 'expire')), 409, 'invalid_state');
+    await ops.post(guaranteePath(id, 'approve'), approvalTerms);
+    const expired = await ops.post(guaranteePath(id, 'expire'));
+    expect(expired.status).toBe(200);
+    expect(expired.body.status).toBe('expired');
+    expect(expired.headers['etag']).toBe('W/"3"');
+    expect(expired.headers['service-effects']).toBe('none');
+    const history = (await partner.history(id)).body;
+    expect(history[history.length - 1]).toMatchObject({ creator: ANA, previousStatus: { code: 'approved' }, status: { code: 'expired' } });
+  });
+});

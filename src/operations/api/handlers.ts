@@ -42,7 +42,6 @@ const MANAGE = 'ops:credentials:manage';
 
 export interface OperationsHandlerOptions {
   environment: Environment;
-  idempotencyRetentionHours: number;
 }
 
 export function operationsHandlers(options: OperationsHandlerOptions): OperationHandlers {

@@ -25,7 +25,7 @@ export function createOperationsRouter(deps: OperationsRouterDependencies): Prom
     environment: config.ENVIRONMENT,
     logger: deps.logger,
     document: loadContract('operations'),
-    handlers: operationsHandlers({ environment: config.ENVIRONMENT, idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS }),
+    handlers: operationsHandlers({ environment: config.ENVIRONMENT }),
     idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
     publicOrigin: config.PUBLIC_ORIGIN,
     apiBasePath: config.OPERATIONS_BASE_PATH,
