@@ -9,6 +9,7 @@ import { openDatabaseServer } from './database/database-server';
 import { migrateDatabase } from './database/migrate';
 import { createDatabaseClient } from './database/prisma-client';
 import { createLogger } from './logger';
+import { answerMalformedRequests } from './http/malformed-http';
 import { ensureDemoCredential } from './auth/demo-credential';
 import { startHousekeeping } from './operations/housekeeping';
 import { startScheduler } from './operations/scheduler/scheduler';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ db, config, logger });
   const http: Server = app.listen(config.PORT, config.HOST);
+  answerMalformedRequests(http);
   await new Promise<void>((resolve, reject) => http.once('listening', resolve).once('error', reject));
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -17,6 +17,9 @@ export interface DateRange {
 
 export function isDateOnly(value: string): boolean {
   if (!DATE_ONLY.test(value)) return false;
+  // PostgreSQL has no year 0, and the day after 9999-12-31 has no YYYY-MM-DD form.
+  const year = Number(value.slice(0, 4));
+  if (year < 1 || year > 9998) return false;
   const parsed = fromDateOnly(value);
   return !Number.isNaN(parsed.getTime()) && toDateOnly(parsed) === value;
 }

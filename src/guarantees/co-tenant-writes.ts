@@ -4,7 +4,7 @@
  * information, or 409 on a closed guarantee).
  */
 import type { Transaction } from '../database/prisma-client';
-import { Conflict, NotFound } from '../errors';
+import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { components } from '../generated/partner-api';
 import { assertCurrentVersion } from '../http/preconditions';
 import { normaliseCpfCnpj } from '../validation';
@@ -96,9 +96,9 @@ export async function removeCoTenant(tx: Transaction, target: Target, rawCpfCnpj
   });
 }
 
-/** The path accepts a formatted or unformatted CPF/CNPJ; one that is not valid names no co-tenant. */
+/** The path accepts a formatted or unformatted CPF/CNPJ; one that is not well-formed is 400 (contract). */
 function coTenantKey(raw: string): string {
   const result = normaliseCpfCnpj(raw);
-  if (!result.ok) throw new NotFound('Co-tenant not found.');
+  if (!result.ok) throw new ValidationFailed([`path.cpfCnpj: ${result.reason}`]);
   return result.value;
 }

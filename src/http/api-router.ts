@@ -17,6 +17,7 @@ import { runIdempotentWrite, SerializedJson } from './idempotency';
 import type { HttpResult, OperationContext, OperationHandlers, OperationRequest } from './operation';
 import { errorResult } from './error-response';
 import { describeValidationErrors } from './validation-errors';
+import { unstorableTextPaths } from './storable-text';
 import { checkResponseAgainstContract } from './response-check';
 
 export interface ApiRouterOptions {
@@ -75,6 +76,7 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
     },
     postSecurityHandler: (context: Context, exchange: Exchange) => {
       if (context.security?.authorized || (context.operation.security ?? []).length === 0) {
+        exchange.apiRequest.query = declaredQuery(context.operation, exchange.apiRequest.query);
         exchange.apiRequest.body = parseBody(mediaTypes.get(context.operation.operationId!) ?? [], exchange.req);
       }
     },
@@ -154,6 +156,22 @@ function routingCopy(document: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
+/**
+ * Query parameters the operation does not declare are ignored (as the contract says), so that a
+ * cache-busting or tracking parameter never turns a read into an error. Declared text values that
+ * PostgreSQL cannot store are refused with the other validation problems.
+ */
+function declaredQuery(operation: Operation, query: OperationRequest['query']): OperationRequest['query'] {
+  const declared = new Set(
+    ((operation.parameters ?? []) as Array<{ in?: string; name?: string }>).filter((p) => p.in === 'query').map((p) => p.name),
+  );
+  const kept: OperationRequest['query'] = {};
+  for (const [name, value] of Object.entries(query)) if (declared.has(name)) kept[name] = value;
+  const unstorable = unstorableTextPaths(kept).map((path) => `query.${path}: contains NUL or an unpaired surrogate`);
+  if (unstorable.length > 0) throw new ValidationFailed(unstorable);
+  return kept;
+}
+
 /** Request media types per operationId, as the published document declares them (not the routing copy). */
 function declaredMediaTypes(document: OpenApiDocument): Map<string, string[]> {
   const types = new Map<string, string[]>();
@@ -176,16 +194,24 @@ function parseBody(declared: string[], req: Request): unknown {
     ]);
   }
   if (!JSON_TYPES.includes(mediaType)) return raw.toString('utf8');
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw new BadRequest('malformed_json', 'The request body is not valid JSON.', [`body: ${(error as Error).message}`]);
   }
+  const unstorable = unstorableTextPaths(body);
+  if (unstorable.length > 0) {
+    throw new ValidationFailed(unstorable.slice(0, 50).map((path) => `${path}: contains NUL or an unpaired surrogate, which cannot be stored`));
+  }
+  return body;
 }
 
 function validationError(errors: ErrorObject[], domainProblems: string[]): ApiError {
-  // A path value of the wrong shape cannot name an existing resource.
-  if (errors.some((error) => error.instancePath.startsWith('/path'))) return new NotFound();
+  // A path id of the wrong shape cannot name an existing resource: 404, as the contracts say. The
+  // co-tenant's CPF/CNPJ is the exception the partner contract makes: malformed is 400.
+  const pathErrors = errors.filter((error) => error.instancePath.startsWith('/path'));
+  if (pathErrors.some((error) => !error.instancePath.startsWith('/path/cpfCnpj'))) return new NotFound();
   const missingKey = errors.some(
     (error) => error.instancePath === '/header' && (error.params as { missingProperty?: string }).missingProperty === 'idempotency-key',
   );

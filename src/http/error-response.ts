@@ -21,7 +21,7 @@ export function errorBody(error: ApiError, correlationId: string): ErrorBody {
 /** Unknown errors are logged in full and answered with a generic 500 that reveals nothing. */
 export function errorResult(req: Request, error: unknown): HttpResult {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) req.log?.error({ err: error }, 'request failed');
+  if (apiError.status >= 500) req.log?.error({ err: error, status: apiError.status }, 'request failed');
   return { status: apiError.status, headers: apiError.headers, body: errorBody(apiError, req.correlationId) };
 }
 
@@ -42,6 +42,13 @@ export function toApiError(error: unknown): ApiError {
   if (bodyParserType === 'request.aborted' || bodyParserType === 'request.size.invalid') {
     return new ApiError(400, 'bad_request', 'The request body could not be read.');
   }
+  // A percent-encoding that does not decode cannot name any resource.
+  if (error instanceof URIError) return new ApiError(404, 'not_found', 'Not found.');
+  // Other body-reading failures (a Content-Encoding that does not match the bytes, a bad length...).
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(400, 'bad_request', 'The request body could not be read as sent.');
+  }
   if (isDatabaseUnavailable(error)) {
     return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.', undefined, {
       'Retry-After': '1',
@@ -50,11 +57,17 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'An unexpected error occurred; the request had no effect. Retry later.');
 }
 
+const UNAVAILABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'P1001', 'P1017', 'P2024'];
+const UNAVAILABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable/;
+
+/** The database is down, restarting or unreachable: walk the cause chain (the driver adapter wraps pg's error). */
 function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code ?? '';
-  const message = error instanceof Error ? error.message : '';
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', 'P1001', 'P1017', 'P2024'].includes(code) ||
-    /ECONNREFUSED|Connection terminated|terminating connection|Can't reach database/.test(message)
-  );
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const fields = current as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown };
+    const codes = [fields.code, fields.originalCode].filter((code): code is string => typeof code === 'string');
+    if (codes.some((code) => UNAVAILABLE_CODES.includes(code) || code.startsWith('08'))) return true;
+    if (fields.kind === 'DatabaseNotReachable' || fields.kind === 'ConnectionClosed') return true;
+    if (typeof fields.message === 'string' && UNAVAILABLE_MESSAGE.test(fields.message)) return true;
+  }
+  return false;
 }

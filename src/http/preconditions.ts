@@ -17,13 +17,14 @@ export function parseIfMatch(raw: string | undefined): number[] {
         'If-Match: "*" is not accepted',
       ]);
     }
-    const match = /^(?:W\/)?"(\d{1,9})"$/.exec(tag);
+    // RFC 9110 entity-tag syntax; a well-formed tag that names no version simply does not match (412).
+    const match = /^(?:W\/)?"([\x21\x23-\x7e]*)"$/.exec(tag);
     if (!match) {
       throw new BadRequest('if_match_invalid', 'If-Match must hold ETags of the form W/"<version>".', [
         `If-Match: malformed entity tag ${JSON.stringify(tag.slice(0, 40))}`,
       ]);
     }
-    versions.push(Number(match[1]));
+    versions.push(/^\d{1,9}$/.test(match[1]!) ? Number(match[1]) : -1);
   }
   return versions;
 }

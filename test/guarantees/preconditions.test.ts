@@ -74,12 +74,21 @@ describe('When a partner sends an If-Match that names no version', () => {
     ['garbage', 'version-1'],
     ['an unquoted number', '1'],
     ['a weak tag without quotes', 'W/1'],
-    ['a non-numeric tag', 'W/"abc"'],
     ['a lower-case weak prefix', 'w/"1"'],
   ])('then %s is 400 if_match_invalid and nothing changes', async (_label, ifMatch) => {
     const guarantee = await created(t, agency);
     const response = await patchGuarantee(t, agency, guarantee.id, { externalId: 'X' }, { ifMatch });
     expectErrorBody(response, 400, 'if_match_invalid');
+    expect(await storedVersion(t, guarantee.id)).toBe(1);
+  });
+});
+
+describe('When a partner sends a well-formed entity tag that is not a version', () => {
+  test.each([['W/"abc"'], ['"v1"'], ['W/""']])('then %s matches no version: 412 precondition_failed and nothing changes', async (ifMatch) => {
+    const guarantee = await created(t, agency);
+    const response = await patchGuarantee(t, agency, guarantee.id, { externalId: 'X' }, { ifMatch });
+    expectErrorBody(response, 412, 'precondition_failed');
+    expect(response.headers['etag']).toBe('W/"1"');
     expect(await storedVersion(t, guarantee.id)).toBe(1);
   });
 });

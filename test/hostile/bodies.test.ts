@@ -128,6 +128,20 @@ describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s'
   });
 });
 
+describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s: nesting as deep as 100 KB allows', (_id, entry) => {
+  test.each([100, 1_000, 2_000, 5_000, 20_000, 45_000])('%i levels under an unknown field is 400 validation_failed, never a 500', async (depth) => {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"a":', '}'],
+    ]) {
+      const nested = `${open!.repeat(depth)}1${close!.repeat(depth)}`;
+      if (nested.length > 100_000) continue;
+      const body = JSON.stringify(richBody(entry)).slice(0, -1) + `,"deep":${nested}}`;
+      await expectRejectedWithoutEffect(world, requestWith(entry, body), { status: 400, code: 'validation_failed' });
+    }
+  });
+});
+
 describe('Merge patches: null on a field required at creation', () => {
   const patches: Array<[string, unknown]> = [
     ['patchRentalInsurance', { tenant: { name: null } }],

@@ -104,7 +104,7 @@ describe('When the partner changes or removes a co-tenant', () => {
     expectErrorBody(renamed, 400, 'validation_failed');
     expect(renamed.body.details).toEqual(['cpfCnpj: cannot be changed (it identifies the person)']);
     expectErrorBody(await partner.patchCoTenant(created.id, nextCpf(), 'W/"1"', { name: 'X' }), 404, 'not_found');
-    expectErrorBody(await partner.removeCoTenant(created.id, '12345', 'W/"1"'), 404, 'not_found');
+    expectErrorBody(await partner.removeCoTenant(created.id, '12345678901', 'W/"1"'), 400, 'validation_failed');
   });
 
   test('then removing one returns the guarantee without it', async () => {

@@ -34,8 +34,15 @@ afterAll(async () => {
   await t?.close();
 });
 
+interface BurstRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
 /** Sends the requests at once, the i-th to service i mod n. */
-function burst(requests: Array<{ method: string; path: string; headers?: Record<string, string>; body?: unknown }>): Promise<FetchResult[]> {
+function burst(requests: BurstRequest[]): Promise<FetchResult[]> {
   return Promise.all(
     requests.map((request, index) =>
       call(services[index % services.length]!.origin, request.method, request.path, { ...agency.auth, ...request.headers }, request.body),
@@ -178,7 +185,7 @@ describe('(d) co-tenant writes with the same If-Match, concurrently', () => {
       const cpfCnpj = nextCpf();
       const created = await createGuarantee(t, agency, { coTenants: [{ cpfCnpj, name: 'Before' }] });
       const results = await burst(
-        Array.from({ length: 10 }, (_, index) =>
+        Array.from({ length: 10 }, (_, index): BurstRequest =>
           index % 2 === 0
             ? { method: 'DELETE', path: `/v1/rental-insurances/${created.id}/co-tenants/${cpfCnpj}`, headers: { 'Idempotency-Key': randomUUID(), 'If-Match': 'W/"1"' } }
             : {

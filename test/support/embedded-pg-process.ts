@@ -4,7 +4,7 @@
  * CommonJS sandbox cannot load, so the test controls the server through this process instead.
  *   node --import tsx test/support/embedded-pg-process.ts <dataDir> <port>
  * Prints READY once the server accepts connections; SIGTERM or SIGINT stops the server cleanly
- * (PostgreSQL fast shutdown) and then exits.
+ * (PostgreSQL fast shutdown) and then exits; so does the death of the parent process.
  */
 import { startEmbeddedServer } from '../../src/database/embedded-server';
 
@@ -22,6 +22,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop());
   process.on('SIGINT', () => void stop());
+  // Never outlive the test process that started us (a crashed test worker cannot send SIGTERM).
+  const parent = process.ppid;
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      void stop();
+    }
+  }, 1000).unref();
   process.stdout.write('READY\n');
 }
 
