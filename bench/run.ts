@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   await seed(url, ROWS, log);
 
   const db = createDatabaseClient(url, 2);
-  const credential = await createCredential(db, 'sandbox', {
+  // The service runs as production (no sandbox reviewer touching the data), so the credential must be one too.
+  const credential = await createCredential(db, 'production', {
     companyId: BENCH_COMPANY,
     displayName: 'Bench ERP',
     scopes: [...SCOPES],
@@ -45,14 +46,14 @@ async function main(): Promise<void> {
   const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, externalId: `CTR-${Math.floor(ROWS / 2)}` } });
   await db.$disconnect();
 
-  const service = await startProcess('service', 'dist/src/main.js', [], {
-    DATABASE_URL: url,
-    PORT: String(SERVICE_PORT),
-    LOG_LEVEL: 'warn',
-    DATABASE_POOL_MAX: '20',
-    ENVIRONMENT: 'sandbox',
-  }, /partner API at/);
-  const reference = await startProcess('reference', 'dist/bench/reference-server.js', [String(REFERENCE_PORT)], {}, /listening/);
+  const service = await startProcess(
+    'service',
+    'dist/src/main.js',
+    [],
+    { DATABASE_URL: url, PORT: String(SERVICE_PORT), LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', ENVIRONMENT: 'production', SCHEDULER_INTERVAL_MS: '0' },
+    `http://127.0.0.1:${SERVICE_PORT}/rental-guarantee/openapi.json`,
+  );
+  const reference = await startProcess('reference', 'dist/bench/reference-server.js', [String(REFERENCE_PORT)], {}, `http://127.0.0.1:${REFERENCE_PORT}/hello`);
   const memory = sampleMemory(service.pid!);
   try {
     const origin = `http://127.0.0.1:${SERVICE_PORT}`;
@@ -112,7 +113,8 @@ async function measure(scenario: Scenario, origin: string): Promise<Measurement>
         path: scenario.path,
         headers: scenario.headers,
         body: scenario.body,
-        setupRequest: scenario.setupRequest,
+        // autocannon calls setupRequest whenever the key is present, so it is only set when defined.
+        ...(scenario.setupRequest ? { setupRequest: scenario.setupRequest } : {}),
         onResponse: (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1),
       },
     ],
@@ -135,22 +137,22 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   return { url: server.urlFor('rg_bench'), stop: server.stop };
 }
 
-function startProcess(name: string, script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (ready.test(chunk.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+/** Starts a node script and resolves once `readyUrl` answers 200. */
+async function startProcess(name: string, script: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    if (exited !== undefined) throw new Error(`${name} exited with ${exited}`);
+    const ok = await fetch(readyUrl).then((response) => response.ok, () => false);
+    if (ok) return child;
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${name} did not start in time`);
 }
 
 /** Resident memory of the service process, sampled from /proc while the load runs. */

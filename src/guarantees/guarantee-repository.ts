@@ -64,7 +64,7 @@ export async function listGuarantees(
   if (filters.tenantCpfCnpj !== undefined) where.tenantCpfCnpj = filters.tenantCpfCnpj;
   if (filters.tenantNameFolded !== undefined) where.tenantNameSearch = { contains: escapeLike(filters.tenantNameFolded) };
   if (filters.statuses && filters.statuses.length > 0) where.status = { in: filters.statuses };
-  const total = await db.rentalInsurance.count({ where });
+  const total = await countGuarantees(db, companyId, filters, where);
   if (page.offset >= total) return { rows: [], total };
   const rows = await db.rentalInsurance.findMany({
     where,
@@ -74,6 +74,23 @@ export async function listGuarantees(
     include: { coTenants: { orderBy: { id: 'asc' } } },
   });
   return { rows, total };
+}
+
+/**
+ * Without filters, or with status filters only, the total comes from the trigger-maintained
+ * per-status counts (a few rows) instead of counting a company's guarantees one by one.
+ */
+async function countGuarantees(
+  db: Queryable,
+  companyId: string,
+  filters: GuaranteeFilters,
+  where: Prisma.RentalInsuranceWhereInput,
+): Promise<number> {
+  const onlyStatus = filters.propertyExternalId === undefined && filters.tenantCpfCnpj === undefined && filters.tenantNameFolded === undefined;
+  if (!onlyStatus) return db.rentalInsurance.count({ where });
+  const statuses = filters.statuses && filters.statuses.length > 0 ? { status: { in: filters.statuses } } : {};
+  const sum = await db.guaranteeStatusCount.aggregate({ where: { companyId, ...statuses }, _sum: { count: true } });
+  return Number(sum._sum.count ?? 0n);
 }
 
 /** `%` and `_` typed by a partner are literal characters, not wildcards. */

@@ -28,21 +28,17 @@ export async function runIdempotentWrite(
   const key = parseIdempotencyKey(header(ctx, 'idempotency-key'));
   const companyId = ctx.principal.companyId;
   const fingerprint = fingerprintOf(ctx);
+  const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
+  // A finished write is replayed from its committed record without taking the lock, so retries
+  // of the same request never queue behind each other.
+  const finished = await db.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
+  if (finished && finished.createdAt > retentionStart) return replayOrRefuse(finished, fingerprint);
   const outcome = await db.$transaction(
     async (tx): Promise<HttpResult> => {
       await lockKey(tx, companyId, key);
+      // Re-read under the lock: another process may have finished this key meanwhile.
       const stored = await tx.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
-      const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
-      if (stored && stored.createdAt > retentionStart) {
-        if (stored.fingerprint !== fingerprint) {
-          throw new BadRequest(
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used for a different request; use a new key for a new write.',
-            ['Idempotency-Key: already used with another method, path or body'],
-          );
-        }
-        return replay(stored.responseStatus, stored.responseHeaders as Record<string, string>, stored.responseBody);
-      }
+      if (stored && stored.createdAt > retentionStart) return replayOrRefuse(stored, fingerprint);
       if (stored) await tx.idempotencyRecord.delete({ where: { companyId_key: { companyId, key } } });
 
       const result = await handler(ctx, tx);
@@ -68,6 +64,20 @@ export async function runIdempotentWrite(
 /** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */
 export class SerializedJson {
   constructor(readonly text: string) {}
+}
+
+function replayOrRefuse(
+  stored: { fingerprint: string; responseStatus: number; responseHeaders: unknown; responseBody: string | null },
+  fingerprint: string,
+): HttpResult {
+  if (stored.fingerprint !== fingerprint) {
+    throw new BadRequest(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different request; use a new key for a new write.',
+      ['Idempotency-Key: already used with another method, path or body'],
+    );
+  }
+  return replay(stored.responseStatus, stored.responseHeaders as Record<string, string>, stored.responseBody);
 }
 
 function replay(status: number, headers: Record<string, string>, body: string | null): HttpResult {
