@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     const measurements: Measurement[] = [];
     const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`);
     measurements.push(ceiling);
+    // BENCH_ONLY=get,list measures only the scenarios whose name contains one of the words.
+    const only = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
     for (const scenario of scenarios({
       api: '/rental-guarantee',
       auth: `Bearer ${token}`,
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
       today,
       monthAgo,
     })) {
+      if (only.length > 0 && !only.some((word) => scenario.name.includes(word))) continue;
       measurements.push(await measure(scenario, origin));
     }
     const report = formatResults(measurements, ceiling.requestsPerSecond, {
@@ -90,8 +93,10 @@ async function main(): Promise<void> {
       maxRssMb: memory.maxRssMb(),
     });
     console.log(report);
-    fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'results.md'), report);
-    log('wrote bench/results.md');
+    if (only.length === 0) {
+      fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'results.md'), report);
+      log('wrote bench/results.md');
+    }
   } finally {
     memory.stop();
     service.kill('SIGTERM');

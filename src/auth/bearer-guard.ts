@@ -35,6 +35,16 @@ export class InsufficientScope extends ApiError {
   }
 }
 
+interface StoredToken {
+  companyId: string;
+  scopes: string[];
+  expiresAt: Date;
+  credentialId: string;
+  clientId: string;
+  displayName: string;
+  revoked: boolean;
+}
+
 export async function authenticateBearer(db: Database, environment: Environment, authorization: string | undefined): Promise<Principal> {
   if (!authorization) throw new Unauthorized('A Bearer access token is required.', false);
   const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization);
@@ -42,25 +52,25 @@ export async function authenticateBearer(db: Database, environment: Environment,
   const token = match[1]!;
   const other = otherEnvironment(token, environment);
   if (other) throw new Unauthorized(`This access token was issued by the ${other} environment.`, true);
-  const stored = await db.accessToken.findUnique({
-    where: { tokenHash: hashAccessToken(token) },
-    select: {
-      companyId: true,
-      scopes: true,
-      expiresAt: true,
-      credential: { select: { id: true, clientId: true, displayName: true, revokedAt: true } },
-      secret: { select: { revokedAt: true } },
-    },
-  });
-  if (!stored || stored.credential.revokedAt || stored.secret.revokedAt) {
+  // One round trip on every request: the token with its credential and secret, revocations included.
+  const rows = await db.$queryRaw<StoredToken[]>`
+    SELECT t.company_id AS "companyId", t.scopes, t.expires_at AS "expiresAt", c.id AS "credentialId",
+           c.client_id AS "clientId", c.display_name AS "displayName",
+           (c.revoked_at IS NOT NULL OR s.revoked_at IS NOT NULL) AS revoked
+    FROM access_tokens t
+    JOIN credentials c ON c.id = t.credential_id
+    JOIN credential_secrets s ON s.id = t.secret_id
+    WHERE t.token_hash = ${hashAccessToken(token)}`;
+  const stored = rows[0];
+  if (!stored || stored.revoked) {
     throw new Unauthorized('The access token is invalid or has been revoked.', true);
   }
   if (stored.expiresAt.getTime() <= Date.now()) throw new Unauthorized('The access token has expired.', true);
   return {
     companyId: stored.companyId,
-    credentialId: stored.credential.id,
-    clientId: stored.credential.clientId,
-    displayName: stored.credential.displayName,
+    credentialId: stored.credentialId,
+    clientId: stored.clientId,
+    displayName: stored.displayName,
     scopes: stored.scopes,
   };
 }
