@@ -62,11 +62,13 @@ function removeStalePidFile(dataDir: string): void {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return;
+  if (isAlive(pid)) return;
   fs.rmSync(pidFile);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id is running (also used by the tests to find runs that died). */
+export function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -9,6 +9,7 @@ import { todayInSaoPaulo } from '../database/column-values';
 import type { Transaction } from '../database/prisma-client';
 import type { GuaranteeRow } from '../guarantees/guarantee-mapper';
 import { postStatementEntry } from './ledger-service';
+import { decimalTextToCents } from './money';
 
 export const REVENUE_SHARE_PERCENT = 10n;
 
@@ -40,5 +41,5 @@ export async function postActivationEntries(tx: Transaction, guarantee: Guarante
 }
 
 function centsOf(value: { toFixed(digits: number): string } | null): bigint {
-  return value === null ? 0n : BigInt(value.toFixed(2).replace('.', ''));
+  return value === null ? 0n : decimalTextToCents(value.toFixed(2));
 }

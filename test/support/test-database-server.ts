@@ -21,12 +21,4 @@ export function databaseUrl(serverUrl: string, database: string): string {
 }
 
 /** Whether the process of a test run (named in its databases) is still running. */
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isAlive } from '../../src/database/embedded-server';
