@@ -7,6 +7,9 @@ export interface Measurement {
   p99: number;
   statuses: Record<number, number>;
   errors: number;
+  connections: number;
+  /** Service resident memory peak while this operation ran. */
+  peakRssMb: number;
 }
 
 export function formatResults(
@@ -21,11 +24,11 @@ export function formatResults(
       `${run.rows.toLocaleString('en-US')} guarantees and ${run.rows.toLocaleString('en-US')} statement entries. ` +
       'Service, PostgreSQL and load generator share the same 2-core machine. Reproduce with `make bench`.',
     '',
-    '| Operation | req/s | fraction of ceiling | target | p50 ms | p99 ms | statuses |',
-    '|---|---:|---:|---|---:|---:|---|',
+    '| Operation | connections | req/s | fraction of ceiling | target | p50 ms | p99 ms | service RSS MB | statuses |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---|',
     ...measurements.map(
       (m) =>
-        `| ${m.name} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${Object.entries(m.statuses)
+        `| ${m.name} | ${m.connections} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${m.peakRssMb || ''} | ${Object.entries(m.statuses)
           .map(([status, count]) => `${status}×${count}`)
           .join(' ')}${m.errors ? ` errors×${m.errors}` : ''} |`,
     ),

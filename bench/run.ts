@@ -3,6 +3,7 @@
  * (default 1,000,000), starts the built service and a bare Express reference server as separate
  * processes, measures each operation with autocannon, and writes the table to bench/results.md.
  * Not part of the test run. Environment: BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20),
+ * BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY (comma-separated name words), BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof),
  * DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres on port 54349).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,6 +26,7 @@ const autocannon = require('autocannon');
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const LATENCY_CONNECTIONS = Number(process.env.BENCH_LATENCY_CONNECTIONS ?? 1);
 const SERVICE_PORT = 3790;
 const REFERENCE_PORT = 3791;
 const log = (line: string) => console.log(`[bench] ${line}`);
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
     const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
 
     const measurements: Measurement[] = [];
-    const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`);
+    const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`, CONNECTIONS);
     measurements.push(ceiling);
     // BENCH_ONLY=get,list measures only the scenarios whose name contains one of the words.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
@@ -84,7 +86,15 @@ async function main(): Promise<void> {
       monthAgo,
     })) {
       if (only.length > 0 && !only.some((word) => scenario.name.includes(word))) continue;
-      measurements.push(await measure(scenario, origin));
+      memory.reset();
+      measurements.push({ ...(await measure(scenario, origin, CONNECTIONS)), peakRssMb: memory.peakMb() });
+      // A latency target is about the query, not about queueing behind 19 other callers: such an
+      // operation is measured again with LATENCY_CONNECTIONS concurrent callers.
+      if (scenario.latencyTarget) {
+        memory.reset();
+        const alone = await measure(scenario, origin, LATENCY_CONNECTIONS);
+        measurements.push({ ...alone, target: scenario.latencyTarget, peakRssMb: memory.peakMb() });
+      }
     }
     const report = formatResults(measurements, ceiling.requestsPerSecond, {
       rows: ROWS,
@@ -105,12 +115,12 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(scenario: Scenario, origin: string): Promise<Measurement> {
-  log(`measuring: ${scenario.name}`);
+async function measure(scenario: Scenario, origin: string, connections: number): Promise<Measurement> {
+  log(`measuring: ${scenario.name} (${connections} connections)`);
   const statuses = new Map<number, number>();
   const result = await autocannon({
     url: origin,
-    connections: CONNECTIONS,
+    connections,
     duration: SECONDS,
     requests: [
       {
@@ -132,6 +142,8 @@ async function measure(scenario: Scenario, origin: string): Promise<Measurement>
     p99: result.latency.p99,
     statuses: Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b)),
     errors: result.errors + result.timeouts,
+    connections,
+    peakRssMb: 0,
   };
 }
 
@@ -144,7 +156,9 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
 
 /** Starts a node script and resolves once `readyUrl` answers 200. */
 async function startProcess(name: string, script: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
+  // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under load.
+  const nodeArgs = name === 'service' ? (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(PROJECT_ROOT, script), ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -161,18 +175,25 @@ async function startProcess(name: string, script: string, args: string[], env: R
 }
 
 /** Resident memory of the service process, sampled from /proc while the load runs. */
-function sampleMemory(pid: number): { maxRssMb(): number; stop(): void } {
+function sampleMemory(pid: number): { maxRssMb(): number; peakMb(): number; reset(): void; stop(): void } {
   let max = 0;
+  let peak = 0;
   const timer = setInterval(() => {
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       max = Math.max(max, kb / 1024);
+      peak = Math.max(peak, kb / 1024);
     } catch {
       /* process gone */
     }
   }, 250);
-  return { maxRssMb: () => Math.round(max), stop: () => clearInterval(timer) };
+  return {
+    maxRssMb: () => Math.round(max),
+    peakMb: () => Math.round(peak),
+    reset: () => (peak = 0),
+    stop: () => clearInterval(timer),
+  };
 }
 
 function redact(url: string): string {

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors';
 import type { Database } from '../database/prisma-client';
+import { sqlOf } from '../database/sql';
 import { type Environment, hashAccessToken, otherEnvironment } from './opaque-secrets';
 
 export interface Principal {
@@ -53,14 +54,17 @@ export async function authenticateBearer(db: Database, environment: Environment,
   const other = otherEnvironment(token, environment);
   if (other) throw new Unauthorized(`This access token was issued by the ${other} environment.`, true);
   // One round trip on every request: the token with its credential and secret, revocations included.
-  const rows = await db.$queryRaw<StoredToken[]>`
-    SELECT t.company_id AS "companyId", t.scopes, t.expires_at AS "expiresAt", c.id AS "credentialId",
+  const rows = await sqlOf(db).rows<StoredToken>(
+    `SELECT t.company_id AS "companyId", t.scopes, t.expires_at AS "expiresAt", c.id AS "credentialId",
            c.client_id AS "clientId", c.display_name AS "displayName",
            (c.revoked_at IS NOT NULL OR s.revoked_at IS NOT NULL) AS revoked
     FROM access_tokens t
     JOIN credentials c ON c.id = t.credential_id
     JOIN credential_secrets s ON s.id = t.secret_id
-    WHERE t.token_hash = ${hashAccessToken(token)}`;
+    WHERE t.token_hash = $1`,
+    [hashAccessToken(token)],
+    'bearer-token',
+  );
   const stored = rows[0];
   if (!stored || stored.revoked) {
     throw new Unauthorized('The access token is invalid or has been revoked.', true);

@@ -13,7 +13,7 @@ import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { coTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { findGuarantee, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
+import { lockGuarantee, type LockedGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 import { transition } from './status-machine';
 
@@ -33,7 +33,7 @@ async function lockCurrent(tx: Transaction, target: Target): Promise<{ locked: L
   assertCurrentVersion(target.ifMatch, locked.version);
   // A closed guarantee refuses the write before anything else is looked at.
   transition(locked.status, CONTRACTUAL_CHANGE);
-  return { locked, current: (await findGuarantee(tx, target.companyId, target.id))! };
+  return { locked, current: locked };
 }
 
 export async function addCoTenant(tx: Transaction, target: Target, body: components['schemas']['CoTenantCreate']): Promise<ChangeOutcome> {

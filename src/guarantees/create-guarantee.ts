@@ -2,7 +2,6 @@
 import type { Transaction } from '../database/prisma-client';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
-import type { Prisma } from '../generated/prisma/client';
 import { FieldProblems } from './field-problems';
 import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
@@ -21,18 +20,21 @@ export async function createGuarantee(
   problems.throwIfAny();
   assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
 
-  const row = await insertGuarantee(tx, {
-    ...(tenant as object),
-    ...(property as object),
-    ...(money as object),
-    companyId,
-    externalId: body.externalId ?? null,
-    status: INITIAL_STATUS,
-    version: 1,
-    creatorName: actor.name,
-    creatorServiceAccount: actor.serviceAccount,
-    coTenants: { create: coTenants as Prisma.CoTenantCreateWithoutRentalInsuranceInput[] },
-  } as Prisma.RentalInsuranceUncheckedCreateInput);
+  const row = await insertGuarantee(
+    tx,
+    {
+      ...tenant,
+      ...property,
+      ...money,
+      companyId,
+      externalId: body.externalId ?? null,
+      status: INITIAL_STATUS,
+      version: 1,
+      creatorName: actor.name,
+      creatorServiceAccount: actor.serviceAccount,
+    },
+    coTenants,
+  );
   await appendHistory(tx, {
     rentalInsuranceId: row.id,
     kind: 'created',

@@ -2,10 +2,9 @@
  * Applies one change to a locked guarantee through the status machine: new column values, the
  * next status, the signature consequence, the version bump and the history entry, together.
  */
-import type { Prisma } from '../generated/prisma/client';
 import type { Transaction } from '../database/prisma-client';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { updateGuarantee, type LockedGuarantee } from './guarantee-repository';
+import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import { appendHistory, type Actor, type HistoryKind } from './history';
 import { applySignatureChange } from './signatures';
 import { transition, type Effect, type GuaranteeEvent } from './status-machine';
@@ -28,13 +27,13 @@ export async function applyChange(
   change: {
     actor: Actor;
     event: GuaranteeEvent;
-    data?: Prisma.RentalInsuranceUncheckedUpdateInput;
+    data?: GuaranteeValues;
     historyKind: HistoryKind;
     note: string | null;
   },
 ): Promise<ChangeOutcome> {
   const next = transition(locked.status, change.event);
-  const data: Prisma.RentalInsuranceUncheckedUpdateInput = { ...change.data };
+  const data: GuaranteeValues = { ...change.data };
   if (next.to !== locked.status) data.status = next.to;
   if (change.event.type === 'reviewer_approved') data.approvedAt = new Date();
   if (change.event.type === 'terminated') data.terminatedAt = new Date();

@@ -1,6 +1,8 @@
 /** Guarantee rows, always filtered by the owning company. No status rules here. */
-import type { Prisma } from '../generated/prisma/client';
+import type { CoTenant } from '../generated/prisma/client';
+import type { CoTenantColumns } from './guarantee-input';
 import type { Queryable, Transaction } from '../database/prisma-client';
+import { sqlOf } from '../database/sql';
 import type { Status } from './status-machine';
 import type { GuaranteeRow } from './guarantee-mapper';
 
@@ -10,15 +12,97 @@ export interface LockedGuarantee {
   version: number;
 }
 
-export function findGuarantee(db: Queryable, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
-  return db.rentalInsurance.findFirst({ where: { id, companyId }, include: { coTenants: { orderBy: { id: 'asc' } } } });
+/** Every column of a guarantee under its Prisma field name, and its co-tenants as one JSON array. */
+const GUARANTEE_COLUMNS = [
+  ['id', 'id'],
+  ['company_id', 'companyId'],
+  ['external_id', 'externalId'],
+  ['status', 'status'],
+  ['version', 'version'],
+  ['creator_name', 'creatorName'],
+  ['creator_service_account', 'creatorServiceAccount'],
+  ['tenant_cpf_cnpj', 'tenantCpfCnpj'],
+  ['tenant_name', 'tenantName'],
+  ['tenant_name_search', 'tenantNameSearch'],
+  ['tenant_email', 'tenantEmail'],
+  ['tenant_birth_date', 'tenantBirthDate'],
+  ['tenant_phone', 'tenantPhone'],
+  ['tenant_profession', 'tenantProfession'],
+  ['property_external_id', 'propertyExternalId'],
+  ['property_type', 'propertyType'],
+  ['address_zip_code', 'addressZipCode'],
+  ['address_street', 'addressStreet'],
+  ['address_number', 'addressNumber'],
+  ['address_complement', 'addressComplement'],
+  ['address_neighborhood', 'addressNeighborhood'],
+  ['address_city', 'addressCity'],
+  ['address_state', 'addressState'],
+  ['rental_amount', 'rentalAmount'],
+  ['condo_fee', 'condoFee'],
+  ['property_tax', 'propertyTax'],
+  ['other_fees', 'otherFees'],
+  ['setup_fee', 'setupFee'],
+  ['installment_amount', 'installmentAmount'],
+  ['coverage_limit', 'coverageLimit'],
+  ['rent_coverage_limit', 'rentCoverageLimit'],
+  ['remaining_coverage_amount', 'remainingCoverageAmount'],
+  ['rent_remaining_coverage_amount', 'rentRemainingCoverageAmount'],
+  ['start_billing_date', 'startBillingDate'],
+  ['termination_date', 'terminationDate'],
+  ['approved_at', 'approvedAt'],
+  ['terminated_at', 'terminatedAt'],
+  ['created_at', 'createdAt'],
+  ['updated_at', 'updatedAt'],
+] as const;
+const ENUM_COLUMNS = new Set(['status', 'property_type']);
+const COLUMN_OF_FIELD = new Map<string, string>(GUARANTEE_COLUMNS.map(([column, field]) => [field, column]));
+const ROW_FIELDS = GUARANTEE_COLUMNS.map(([column, field]) => `r.${column}${ENUM_COLUMNS.has(column) ? '::text' : ''} AS "${field}"`).join(', ');
+const CO_TENANTS_OF_R = `COALESCE((SELECT json_agg(c ORDER BY c.id) FROM co_tenants c WHERE c.rental_insurance_id = r.id), '[]') AS "coTenants"`;
+const SELECT_GUARANTEE = `SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} FROM rental_insurances r`;
+
+interface CoTenantJson {
+  id: number;
+  rental_insurance_id: number;
+  cpf_cnpj: string;
+  name: string;
+  email: string | null;
+  birth_date: string | null;
+  phone_number: string | null;
+  created_at: string;
 }
 
-/** Locks the guarantee's row until the transaction ends, so concurrent writes apply one after another. */
-export async function lockGuarantee(tx: Transaction, companyId: string, id: bigint): Promise<LockedGuarantee | null> {
-  const rows = await tx.$queryRaw<LockedGuarantee[]>`
-    SELECT id, status::text AS status, version FROM rental_insurances WHERE id = ${id} AND company_id = ${companyId} FOR UPDATE`;
-  return rows[0] ?? null;
+type GuaranteeRecord = Omit<GuaranteeRow, 'coTenants'> & { coTenants: CoTenantJson[] };
+
+function toGuaranteeRow(record: GuaranteeRecord): GuaranteeRow {
+  return { ...record, coTenants: record.coTenants.map(toCoTenantRow) };
+}
+
+function toCoTenantRow(json: CoTenantJson): CoTenant {
+  return {
+    id: BigInt(json.id),
+    rentalInsuranceId: BigInt(json.rental_insurance_id),
+    cpfCnpj: json.cpf_cnpj,
+    name: json.name,
+    email: json.email,
+    birthDate: json.birth_date === null ? null : new Date(`${json.birth_date}T00:00:00.000Z`),
+    phoneNumber: json.phone_number,
+    createdAt: new Date(json.created_at),
+  };
+}
+
+/** One round trip: the guarantee and its co-tenants. Inside a transaction it sees the transaction's writes. */
+export async function findGuarantee(db: Queryable, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
+  const records = await sqlOf(db).rows<GuaranteeRecord>(`${SELECT_GUARANTEE} WHERE r.id = $1 AND r.company_id = $2`, [id, companyId], 'find-guarantee');
+  return records[0] ? toGuaranteeRow(records[0]) : null;
+}
+
+/**
+ * Locks the guarantee's row until the transaction ends, so concurrent writes apply one after
+ * another, and reads it with its co-tenants in the same round trip.
+ */
+export async function lockGuarantee(tx: Transaction, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
+  const records = await sqlOf(tx).rows<GuaranteeRecord>(`${SELECT_GUARANTEE} WHERE r.id = $1 AND r.company_id = $2 FOR UPDATE OF r`, [id, companyId]);
+  return records[0] ? toGuaranteeRow(records[0]) : null;
 }
 
 /** The back office reaches every company's guarantees. */
@@ -28,21 +112,53 @@ export async function lockGuaranteeAnyCompany(tx: Transaction, id: bigint): Prom
   return rows[0] ?? null;
 }
 
-export function insertGuarantee(tx: Transaction, data: Prisma.RentalInsuranceUncheckedCreateInput): Promise<GuaranteeRow> {
-  return tx.rentalInsurance.create({ data, include: { coTenants: { orderBy: { id: 'asc' } } } });
+/** Field name (as in GuaranteeRow) to column value. */
+export type GuaranteeValues = Record<string, unknown>;
+
+/** Inserts a guarantee and its co-tenants (in the order given) in one statement. */
+export async function insertGuarantee(tx: Transaction, values: GuaranteeValues, coTenants: CoTenantColumns[]): Promise<GuaranteeRow> {
+  const { columns, parameters } = assignments(values);
+  const coTenantsJson = JSON.stringify(
+    coTenants.map((coTenant) => ({ ...coTenant, birthDate: coTenant.birthDate ? coTenant.birthDate.toISOString().slice(0, 10) : null })),
+  );
+  const records = await sqlOf(tx).rows<GuaranteeRecord>(
+    `WITH r AS (
+       INSERT INTO rental_insurances (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING *
+     ), c AS (
+       INSERT INTO co_tenants (rental_insurance_id, cpf_cnpj, name, email, birth_date, phone_number)
+       SELECT r.id, e.v->>'cpfCnpj', e.v->>'name', e.v->>'email', (e.v->>'birthDate')::date, e.v->>'phoneNumber'
+       FROM r, jsonb_array_elements($${columns.length + 1}::jsonb) WITH ORDINALITY AS e(v, position)
+       ORDER BY e.position
+       RETURNING *
+     )
+     SELECT ${ROW_FIELDS}, COALESCE((SELECT json_agg(c ORDER BY c.id) FROM c), '[]') AS "coTenants" FROM r`,
+    [...parameters, coTenantsJson],
+  );
+  return toGuaranteeRow(records[0]!);
 }
 
 /** Applies a change and moves to the next version. */
-export function updateGuarantee(
-  tx: Transaction,
-  locked: LockedGuarantee,
-  data: Prisma.RentalInsuranceUncheckedUpdateInput,
-): Promise<GuaranteeRow> {
-  return tx.rentalInsurance.update({
-    where: { id: locked.id },
-    data: { ...data, version: locked.version + 1, updatedAt: new Date() },
-    include: { coTenants: { orderBy: { id: 'asc' } } },
-  });
+export async function updateGuarantee(tx: Transaction, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
+  const { columns, parameters } = assignments({ ...values, version: locked.version + 1, updatedAt: new Date() });
+  const records = await sqlOf(tx).rows<GuaranteeRecord>(
+    `UPDATE rental_insurances r SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')}
+     WHERE r.id = $${columns.length + 1} RETURNING ${ROW_FIELDS}, ${CO_TENANTS_OF_R}`,
+    [...parameters, locked.id],
+  );
+  return toGuaranteeRow(records[0]!);
+}
+
+/** Column names and parameters of field values; dates travel as ISO text, whatever the process's time zone. */
+function assignments(values: GuaranteeValues): { columns: string[]; parameters: unknown[] } {
+  const columns: string[] = [];
+  const parameters: unknown[] = [];
+  for (const [field, value] of Object.entries(values)) {
+    const column = COLUMN_OF_FIELD.get(field);
+    if (!column) throw new Error(`Unknown guarantee field ${field}`);
+    columns.push(column);
+    parameters.push(value instanceof Date ? value.toISOString() : value);
+  }
+  return { columns, parameters };
 }
 
 export interface GuaranteeFilters {
@@ -59,38 +175,51 @@ export async function listGuarantees(
   filters: GuaranteeFilters,
   page: { offset: number; size: number },
 ): Promise<{ rows: GuaranteeRow[]; total: number }> {
-  const where: Prisma.RentalInsuranceWhereInput = { companyId };
-  if (filters.propertyExternalId !== undefined) where.propertyExternalId = filters.propertyExternalId;
-  if (filters.tenantCpfCnpj !== undefined) where.tenantCpfCnpj = filters.tenantCpfCnpj;
-  if (filters.tenantNameFolded !== undefined) where.tenantNameSearch = { contains: escapeLike(filters.tenantNameFolded) };
-  if (filters.statuses && filters.statuses.length > 0) where.status = { in: filters.statuses };
-  const total = await countGuarantees(db, companyId, filters, where);
-  if (page.offset >= total) return { rows: [], total };
-  const rows = await db.rentalInsurance.findMany({
-    where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: page.offset,
-    take: page.size,
-    include: { coTenants: { orderBy: { id: 'asc' } } },
-  });
-  return { rows, total };
+  const conditions = ['r.company_id = $1'];
+  const values: unknown[] = [companyId];
+  const where = (condition: (placeholder: string) => string, value: unknown) => {
+    values.push(value);
+    conditions.push(condition(`$${values.length}`));
+  };
+  if (filters.propertyExternalId !== undefined) where((p) => `r.property_external_id = ${p}`, filters.propertyExternalId);
+  if (filters.tenantCpfCnpj !== undefined) where((p) => `r.tenant_cpf_cnpj = ${p}`, filters.tenantCpfCnpj);
+  if (filters.tenantNameFolded !== undefined) where((p) => `r.tenant_name_search LIKE ${p}`, `%${escapeLike(filters.tenantNameFolded)}%`);
+  // One status is an equality, so the (company, status, created_at) index returns the page in order.
+  if (filters.statuses?.length === 1) where((p) => `r.status = ${p}::"RentalInsuranceStatus"`, filters.statuses[0]);
+  else if (filters.statuses && filters.statuses.length > 1) where((p) => `r.status = ANY(${p}::"RentalInsuranceStatus"[])`, filters.statuses);
+  const readPage = () =>
+    sqlOf(db).rows<GuaranteeRecord>(
+      `${SELECT_GUARANTEE} WHERE ${conditions.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+      [...values, page.offset, page.size],
+    );
+  const countAll = () => countGuarantees(db, companyId, filters, conditions, values);
+  // Page 0 (nearly every call) reads the rows and the total at once, on two pool connections. A
+  // later page first checks that it exists, so an offset past the end never makes PostgreSQL skip
+  // through a company's rows.
+  if (page.offset === 0) {
+    const [records, total] = await Promise.all([readPage(), countAll()]);
+    return { rows: records.map(toGuaranteeRow), total };
+  }
+  const total = await countAll();
+  const records = page.offset < total ? await readPage() : [];
+  return { rows: records.map(toGuaranteeRow), total };
 }
 
 /**
  * Without filters, or with status filters only, the total comes from the trigger-maintained
  * per-status counts (a few rows) instead of counting a company's guarantees one by one.
  */
-async function countGuarantees(
-  db: Queryable,
-  companyId: string,
-  filters: GuaranteeFilters,
-  where: Prisma.RentalInsuranceWhereInput,
-): Promise<number> {
+async function countGuarantees(db: Queryable, companyId: string, filters: GuaranteeFilters, conditions: string[], values: unknown[]): Promise<number> {
   const onlyStatus = filters.propertyExternalId === undefined && filters.tenantCpfCnpj === undefined && filters.tenantNameFolded === undefined;
-  if (!onlyStatus) return db.rentalInsurance.count({ where });
-  const statuses = filters.statuses && filters.statuses.length > 0 ? { status: { in: filters.statuses } } : {};
-  const sum = await db.guaranteeStatusCount.aggregate({ where: { companyId, ...statuses }, _sum: { count: true } });
-  return Number(sum._sum.count ?? 0n);
+  const [row] = onlyStatus
+    ? await sqlOf(db).rows<{ total: bigint }>(
+        `SELECT COALESCE(SUM(count), 0)::int8 AS total FROM guarantee_status_counts WHERE company_id = $1${
+          filters.statuses && filters.statuses.length > 0 ? ' AND status = ANY($2::"RentalInsuranceStatus"[])' : ''
+        }`,
+        filters.statuses && filters.statuses.length > 0 ? [companyId, filters.statuses] : [companyId],
+      )
+    : await sqlOf(db).rows<{ total: bigint }>(`SELECT count(*)::int8 AS total FROM rental_insurances r WHERE ${conditions.join(' AND ')}`, values);
+  return Number(row!.total);
 }
 
 /** `%` and `_` typed by a partner are literal characters, not wildcards. */

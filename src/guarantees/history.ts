@@ -1,6 +1,7 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
+import { sqlOf } from '../database/sql';
 import type { components } from '../generated/partner-api';
 import { STATUS_LABELS, type Status } from './status-machine';
 
@@ -31,19 +32,17 @@ export interface NewHistoryEntry {
   status: Status;
 }
 
-export function appendHistory(tx: Transaction, entry: NewHistoryEntry) {
-  return tx.historyEntry.create({
-    data: {
-      rentalInsuranceId: entry.rentalInsuranceId,
-      kind: entry.kind,
-      creatorName: entry.actor.name,
-      creatorServiceAccount: entry.actor.serviceAccount,
-      comment: entry.comment,
-      previousStatus: entry.previousStatus,
-      status: entry.status,
-    },
-    include: { documents: true },
-  });
+/** Appends an entry; a new entry has no documents yet. */
+export async function appendHistory(tx: Transaction, entry: NewHistoryEntry) {
+  const [row] = await sqlOf(tx).rows<Omit<HistoryRow, 'documents'>>(
+    `INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
+     VALUES ($1, $2, $3, $4, $5, $6::"RentalInsuranceStatus", $7::"RentalInsuranceStatus")
+     RETURNING id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
+       creator_service_account AS "creatorServiceAccount", comment, previous_status::text AS "previousStatus",
+       status::text AS status, created_at AS "createdAt"`,
+    [entry.rentalInsuranceId, entry.kind, entry.actor.name, entry.actor.serviceAccount, entry.comment, entry.previousStatus, entry.status],
+  );
+  return { ...row!, documents: [] } satisfies HistoryRow;
 }
 
 export async function listHistory(db: Queryable, rentalInsuranceId: bigint) {

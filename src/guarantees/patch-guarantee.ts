@@ -11,7 +11,7 @@ import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { MONEY_FIELDS, patchColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { findGuarantee, lockGuarantee } from './guarantee-repository';
+import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 import { transition } from './status-machine';
 
@@ -25,15 +25,15 @@ export async function patchGuarantee(
   ifMatch: number[],
   patch: Patch,
 ): Promise<ChangeOutcome> {
-  const locked = await lockGuarantee(tx, companyId, id);
-  if (!locked) throw new NotFound();
+  const current = await lockGuarantee(tx, companyId, id);
+  if (!current) throw new NotFound();
+  const locked = current;
   assertCurrentVersion(ifMatch, locked.version);
 
   const problems = new FieldProblems();
   const requested = patchColumns(problems, patch);
   problems.throwIfAny();
 
-  const current = (await findGuarantee(tx, companyId, id))!;
   const changed = Object.keys(requested).filter((column) => !sameValue(current, column, requested[column]!));
   const monetary = changed.some((column) => (MONEY_FIELDS as readonly string[]).includes(column));
   const contractual = changed.some((column) => column.startsWith('tenant') || column.startsWith('property') || column.startsWith('address'));

@@ -8,7 +8,8 @@
  *  - a failure stores nothing and the key may be used again.
  */
 import { createHash } from 'node:crypto';
-import type { Database, Transaction } from '../database/prisma-client';
+import type { Database, Queryable, Transaction } from '../database/prisma-client';
+import { sqlOf } from '../database/sql';
 import { BadRequest, Conflict } from '../errors';
 import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
 
@@ -31,22 +32,24 @@ export async function runIdempotentWrite(
   const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
   // A finished write is replayed from its committed record without taking the lock, so retries
   // of the same request never queue behind each other.
-  const finished = await db.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
+  const finished = await findRecord(db, companyId, key);
   if (finished && finished.createdAt > retentionStart) return replayOrRefuse(finished, fingerprint);
   const outcome = await db.$transaction(
     async (tx): Promise<HttpResult> => {
       await lockKey(tx, companyId, key);
       // Re-read under the lock: another process may have finished this key meanwhile.
-      const stored = await tx.idempotencyRecord.findUnique({ where: { companyId_key: { companyId, key } } });
+      const stored = await findRecord(tx, companyId, key);
       if (stored && stored.createdAt > retentionStart) return replayOrRefuse(stored, fingerprint);
-      if (stored) await tx.idempotencyRecord.delete({ where: { companyId_key: { companyId, key } } });
+      if (stored) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
 
       const result = await handler(ctx, tx);
       const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
       const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
-      await tx.idempotencyRecord.create({
-        data: { companyId, key, fingerprint, responseStatus: result.status, responseHeaders: replayedHeaders, responseBody: bodyText },
-      });
+      await sqlOf(tx).rows(
+        `INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+        [companyId, key, fingerprint, result.status, JSON.stringify(replayedHeaders), bodyText],
+      );
       return {
         ...result,
         body: bodyText === null ? undefined : new SerializedJson(bodyText),
@@ -61,15 +64,32 @@ export async function runIdempotentWrite(
   return { ...result, body: firstResponseOnly(JSON.parse(result.body.text)) };
 }
 
+interface StoredOutcome {
+  fingerprint: string;
+  responseStatus: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string | null;
+  createdAt: Date;
+}
+
+function findRecord(db: Queryable, companyId: string, key: string): Promise<StoredOutcome | undefined> {
+  return sqlOf(db)
+    .rows<StoredOutcome>(
+      `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
+         response_body AS "responseBody", created_at AS "createdAt"
+       FROM idempotency_records WHERE company_id = $1 AND key = $2`,
+      [companyId, key],
+      'find-idempotency-record',
+    )
+    .then((rows) => rows[0]);
+}
+
 /** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */
 export class SerializedJson {
   constructor(readonly text: string) {}
 }
 
-function replayOrRefuse(
-  stored: { fingerprint: string; responseStatus: number; responseHeaders: unknown; responseBody: string | null },
-  fingerprint: string,
-): HttpResult {
+function replayOrRefuse(stored: StoredOutcome, fingerprint: string): HttpResult {
   if (stored.fingerprint !== fingerprint) {
     throw new BadRequest(
       'idempotency_key_reused',
@@ -77,7 +97,7 @@ function replayOrRefuse(
       ['Idempotency-Key: already used with another method, path or body'],
     );
   }
-  return replay(stored.responseStatus, stored.responseHeaders as Record<string, string>, stored.responseBody);
+  return replay(stored.responseStatus, stored.responseHeaders, stored.responseBody);
 }
 
 function replay(status: number, headers: Record<string, string>, body: string | null): HttpResult {
@@ -113,7 +133,7 @@ export function parseIdempotencyKey(raw: string | undefined): string {
 
 async function lockKey(tx: Transaction, companyId: string, key: string): Promise<void> {
   const lock = createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
-  const rows = await tx.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${lock}) AS locked`;
+  const rows = await sqlOf(tx).rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lock]);
   if (!rows[0]?.locked) {
     throw new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
       'Retry-After': '1',
