@@ -48,10 +48,7 @@ async function main(): Promise<void> {
   const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, externalId: `CTR-${Math.floor(ROWS / 2)}` } });
   await db.$disconnect();
 
-  const service = await startProcess(
-    'service',
-    'dist/src/main.js',
-    [],
+  const service = await startService(
     { DATABASE_URL: url, PORT: String(SERVICE_PORT), LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', ENVIRONMENT: 'production', SCHEDULER_INTERVAL_MS: '0' },
     `http://127.0.0.1:${SERVICE_PORT}/rental-guarantee/openapi.json`,
   );
@@ -154,15 +151,29 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   return { url: server.urlFor('rg_bench'), stop: server.stop };
 }
 
+/**
+ * The service starts exactly as `npm start` starts it (its Node and allocator settings included):
+ * the script ends in `exec node`, so the pid measured is the service's own.
+ * BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it under load.
+ */
+function startService(env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const extra = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
+  const command = packageJson.scripts.start.replace('exec node ', `exec node ${extra} `);
+  return waitUntilReady('service', spawn('sh', ['-c', command], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] }), readyUrl);
+}
+
 /** Starts a node script and resolves once `readyUrl` answers 200. */
-async function startProcess(name: string, script: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  // BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under load.
-  const nodeArgs = name === 'service' ? (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(PROJECT_ROOT, script), ...args], {
+function startProcess(name: string, script: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  return waitUntilReady(name, child, readyUrl);
+}
+
+async function waitUntilReady(name: string, child: ChildProcess, readyUrl: string): Promise<ChildProcess> {
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 250))) {

@@ -6,8 +6,18 @@
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import pLimit from 'p-limit';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+const scryptUnbounded = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+/**
+ * Each scrypt call holds 16 MB (128 * N * r bytes). Unbounded, a burst at the token endpoint runs
+ * one per libuv thread and the memory stays with the allocator afterwards; two at a time keep both
+ * cores busy (the work is CPU-bound) while bounding that memory to 32 MB.
+ */
+const SCRYPT_CONCURRENCY = 2;
+const scryptSlot = pLimit(SCRYPT_CONCURRENCY);
+const scrypt = (password: string, salt: Buffer, keylen: number, options: object) =>
+  scryptSlot(() => scryptUnbounded(password, salt, keylen, options));
 
 export type Environment = 'sandbox' | 'production';
 

@@ -15,7 +15,13 @@ export function poolOf(db: Queryable): pg.Pool | undefined {
 export function createDatabaseClient(connectionString: string, poolMax: number): Database {
   // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
   // locks (and so its idempotency key): the lock timeout documented in the contract.
-  const pool = new pg.Pool({ connectionString, max: poolMax, options: '-c idle_in_transaction_session_timeout=30000' });
+  // A request waits at most 10 s for a free connection (as Prisma's transactions did), then gets 503.
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolMax,
+    connectionTimeoutMillis: 10_000,
+    options: '-c idle_in_transaction_session_timeout=30000',
+  });
   // An idle connection that the server closes (a restart) is dropped by the pool; the next query
   // opens a new one. Without a listener the event would end the process.
   pool.on('error', () => undefined);

@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/client';
-import { poolOf, type Queryable } from './prisma-client';
+import { poolOf, type Database, type Queryable, type Transaction } from './prisma-client';
 
 export interface Sql {
   /**
@@ -42,8 +42,46 @@ export function poolSql(target: pg.Pool | pg.PoolClient): Sql {
   };
 }
 
-/** The database handle's pool, or the caller's Prisma transaction (so the statement sees its writes). */
-export function sqlOf(db: Queryable): Sql {
+/**
+ * A transaction of our own on one pooled connection: the hot write paths skip Prisma's interactive
+ * transaction (~0.55 ms of CPU to open and commit, measured) as well as its query engine.
+ */
+export class SqlTransaction {
+  constructor(readonly client: pg.PoolClient) {}
+}
+
+/** Code that runs in either kind of transaction writes its statements through `sqlOf`. */
+export type AnyTransaction = Transaction | SqlTransaction;
+
+/** Runs `work` in BEGIN ... COMMIT on one pooled connection; any failure rolls everything back. */
+export async function inSqlTransaction<T>(db: Database, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+  const pool = poolOf(db);
+  if (!pool) throw new Error('This database client has no pg pool');
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection lost between two statements emits 'error' on the checked-out client (the pool
+  // only listens while it is idle); unheard, the event would end the process. The next statement
+  // fails, the request gets 503, and the connection is discarded on release.
+  const onLost = (error: Error) => (broken = error);
+  client.on('error', onLost);
+  try {
+    await client.query('BEGIN');
+    const result = await work(new SqlTransaction(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is discarded rather than returned to the pool.
+    if (!broken) await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+    throw error;
+  } finally {
+    client.removeListener('error', onLost);
+    client.release(broken);
+  }
+}
+
+/** The database handle's pool, our own transaction, or the caller's Prisma transaction (so the statement sees its writes). */
+export function sqlOf(db: Queryable | SqlTransaction): Sql {
+  if (db instanceof SqlTransaction) return poolSql(db.client);
   const pool = poolOf(db);
   if (pool) return poolSql(pool);
   return {

@@ -1,5 +1,5 @@
 /** A partner creates a guarantee: it always starts under review (creation never decides the review). */
-import type { Transaction } from '../database/prisma-client';
+import type { AnyTransaction } from '../database/sql';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
 import { FieldProblems } from './field-problems';
@@ -10,7 +10,7 @@ import { appendHistory, type Actor } from './history';
 import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
 
 export async function createGuarantee(
-  tx: Transaction,
+  tx: AnyTransaction,
   companyId: string,
   actor: Actor,
   body: components['schemas']['RentalInsuranceCreate'],

@@ -2,7 +2,7 @@
  * Applies one change to a locked guarantee through the status machine: new column values, the
  * next status, the signature consequence, the version bump and the history entry, together.
  */
-import type { Transaction } from '../database/prisma-client';
+import type { AnyTransaction } from '../database/sql';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import { appendHistory, type Actor, type HistoryKind } from './history';
@@ -22,7 +22,7 @@ const EFFECT_NOTES: Record<Effect, string> = {
 };
 
 export async function applyChange(
-  tx: Transaction,
+  tx: AnyTransaction,
   locked: LockedGuarantee,
   change: {
     actor: Actor;

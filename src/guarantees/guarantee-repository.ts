@@ -2,7 +2,7 @@
 import type { CoTenant } from '../generated/prisma/client';
 import type { CoTenantColumns } from './guarantee-input';
 import type { Queryable, Transaction } from '../database/prisma-client';
-import { sqlOf } from '../database/sql';
+import { sqlOf, type AnyTransaction } from '../database/sql';
 import type { Status } from './status-machine';
 import type { GuaranteeRow } from './guarantee-mapper';
 
@@ -100,7 +100,7 @@ export async function findGuarantee(db: Queryable, companyId: string, id: bigint
  * Locks the guarantee's row until the transaction ends, so concurrent writes apply one after
  * another, and reads it with its co-tenants in the same round trip.
  */
-export async function lockGuarantee(tx: Transaction, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
+export async function lockGuarantee(tx: AnyTransaction, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
   const records = await sqlOf(tx).rows<GuaranteeRecord>(`${SELECT_GUARANTEE} WHERE r.id = $1 AND r.company_id = $2 FOR UPDATE OF r`, [id, companyId]);
   return records[0] ? toGuaranteeRow(records[0]) : null;
 }
@@ -116,7 +116,7 @@ export async function lockGuaranteeAnyCompany(tx: Transaction, id: bigint): Prom
 export type GuaranteeValues = Record<string, unknown>;
 
 /** Inserts a guarantee and its co-tenants (in the order given) in one statement. */
-export async function insertGuarantee(tx: Transaction, values: GuaranteeValues, coTenants: CoTenantColumns[]): Promise<GuaranteeRow> {
+export async function insertGuarantee(tx: AnyTransaction, values: GuaranteeValues, coTenants: CoTenantColumns[]): Promise<GuaranteeRow> {
   const { columns, parameters } = assignments(values);
   const coTenantsJson = JSON.stringify(
     coTenants.map((coTenant) => ({ ...coTenant, birthDate: coTenant.birthDate ? coTenant.birthDate.toISOString().slice(0, 10) : null })),
@@ -138,7 +138,7 @@ export async function insertGuarantee(tx: Transaction, values: GuaranteeValues, 
 }
 
 /** Applies a change and moves to the next version. */
-export async function updateGuarantee(tx: Transaction, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
+export async function updateGuarantee(tx: AnyTransaction, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
   const { columns, parameters } = assignments({ ...values, version: locked.version + 1, updatedAt: new Date() });
   const records = await sqlOf(tx).rows<GuaranteeRecord>(
     `UPDATE rental_insurances r SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')}

@@ -1,7 +1,7 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
-import type { Queryable, Transaction } from '../database/prisma-client';
+import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
-import { sqlOf } from '../database/sql';
+import { sqlOf, type AnyTransaction } from '../database/sql';
 import type { components } from '../generated/partner-api';
 import { STATUS_LABELS, type Status } from './status-machine';
 
@@ -33,7 +33,7 @@ export interface NewHistoryEntry {
 }
 
 /** Appends an entry; a new entry has no documents yet. */
-export async function appendHistory(tx: Transaction, entry: NewHistoryEntry) {
+export async function appendHistory(tx: AnyTransaction, entry: NewHistoryEntry) {
   const [row] = await sqlOf(tx).rows<Omit<HistoryRow, 'documents'>>(
     `INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
      VALUES ($1, $2, $3, $4, $5, $6::"RentalInsuranceStatus", $7::"RentalInsuranceStatus")

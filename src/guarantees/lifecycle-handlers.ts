@@ -2,7 +2,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
-import type { OperationContext, ReadHandler, WriteHandler } from '../http/operation';
+import type { OperationContext, ReadHandler, PrismaWriteHandler } from '../http/operation';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { guaranteeWriteResult } from './guarantee-handlers';
 import { appendHistory, listHistory, toHistoryEntry } from './history';
@@ -34,7 +34,7 @@ const listRentalInsuranceSignatures: ReadHandler = async (ctx, db) => {
 };
 
 // Comments are allowed in every status and change neither data, status nor version.
-const createRentalInsuranceComment: WriteHandler = async (ctx, tx) => {
+const createRentalInsuranceComment: PrismaWriteHandler = async (ctx, tx) => {
   const { id, status } = await ownedStatus(tx, ctx);
   const entry = await appendHistory(tx, {
     rentalInsuranceId: id,
@@ -48,7 +48,7 @@ const createRentalInsuranceComment: WriteHandler = async (ctx, tx) => {
 };
 
 const decision =
-  (kind: 'accept' | 'refuse'): WriteHandler =>
+  (kind: 'accept' | 'refuse'): PrismaWriteHandler =>
   async (ctx, tx) => {
     const { row, effects } = await decideProposal(tx, ctx.principal.companyId, partnerActor(ctx), guaranteeId(ctx), kind);
     return guaranteeWriteResult(200, row, effects);
@@ -61,7 +61,7 @@ const coTenantTarget = (ctx: OperationContext) => ({
   ifMatch: ifMatchOf(ctx),
 });
 
-const addCoTenantHandler: WriteHandler = async (ctx, tx) => {
+const addCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
   const target = coTenantTarget(ctx);
   const { row, effects } = await addCoTenant(tx, target, ctx.request.body as Schemas['CoTenantCreate']);
   const added = row.coTenants[row.coTenants.length - 1]!;
@@ -70,12 +70,12 @@ const addCoTenantHandler: WriteHandler = async (ctx, tx) => {
   });
 };
 
-const patchCoTenantHandler: WriteHandler = async (ctx, tx) => {
+const patchCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
   const { row, effects } = await patchCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '', (ctx.request.body ?? {}) as Schemas['CoTenantPatch']);
   return guaranteeWriteResult(200, row, effects);
 };
 
-const removeCoTenantHandler: WriteHandler = async (ctx, tx) => {
+const removeCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
   const { row, effects } = await removeCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '');
   return guaranteeWriteResult(200, row, effects);
 };

@@ -3,7 +3,7 @@
  * change, `null` clears an optional field. What the change does to the review and the contract is
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
-import type { Transaction } from '../database/prisma-client';
+import type { AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
 import { assertCurrentVersion } from '../http/preconditions';
@@ -18,7 +18,7 @@ import { transition } from './status-machine';
 type Patch = components['schemas']['RentalInsurancePatch'];
 
 export async function patchGuarantee(
-  tx: Transaction,
+  tx: AnyTransaction,
   companyId: string,
   actor: Actor,
   id: bigint,

@@ -58,7 +58,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 const UNAVAILABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'P1001', 'P1017', 'P2024'];
-const UNAVAILABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|Server has closed the connection|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable/;
+const UNAVAILABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|Server has closed the connection|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable|timeout exceeded when trying to connect/;
 
 /** The database is down, restarting or unreachable: walk the cause chain (the driver adapter wraps pg's error). */
 function isDatabaseUnavailable(error: unknown): boolean {

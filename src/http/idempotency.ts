@@ -8,8 +8,8 @@
  *  - a failure stores nothing and the key may be used again.
  */
 import { createHash } from 'node:crypto';
-import type { Database, Queryable, Transaction } from '../database/prisma-client';
-import { sqlOf } from '../database/sql';
+import type { Database, Queryable } from '../database/prisma-client';
+import { inSqlTransaction, sqlOf, type AnyTransaction, type SqlTransaction } from '../database/sql';
 import { BadRequest, Conflict } from '../errors';
 import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
 
@@ -34,15 +34,14 @@ export async function runIdempotentWrite(
   // of the same request never queue behind each other.
   const finished = await findRecord(db, companyId, key);
   if (finished && finished.createdAt > retentionStart) return replayOrRefuse(finished, fingerprint);
-  const outcome = await db.$transaction(
-    async (tx): Promise<HttpResult> => {
+  const once = async (tx: AnyTransaction, run: () => Promise<HttpResult>): Promise<HttpResult> => {
       await lockKey(tx, companyId, key);
       // Re-read under the lock: another process may have finished this key meanwhile.
       const stored = await findRecord(tx, companyId, key);
       if (stored && stored.createdAt > retentionStart) return replayOrRefuse(stored, fingerprint);
       if (stored) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
 
-      const result = await handler(ctx, tx);
+      const result = await run();
       const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
       const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
       await sqlOf(tx).rows(
@@ -55,9 +54,11 @@ export async function runIdempotentWrite(
         body: bodyText === null ? undefined : new SerializedJson(bodyText),
         headers: { ...result.headers, 'Idempotent-Replay': 'false' },
       };
-    },
-    { maxWait: 10_000, timeout: 20_000 },
-  );
+  };
+  const outcome =
+    'onSqlTransaction' in handler
+      ? await inSqlTransaction(db, (tx: SqlTransaction) => once(tx, () => handler(ctx, tx)))
+      : await db.$transaction((tx) => once(tx, () => handler(ctx, tx)), { maxWait: 10_000, timeout: 20_000 });
   // Committed: only now may the first response show what is never stored.
   const { firstResponseOnly, ...result } = outcome;
   if (!firstResponseOnly || !(result.body instanceof SerializedJson)) return result;
@@ -72,7 +73,7 @@ interface StoredOutcome {
   createdAt: Date;
 }
 
-function findRecord(db: Queryable, companyId: string, key: string): Promise<StoredOutcome | undefined> {
+function findRecord(db: Queryable | AnyTransaction, companyId: string, key: string): Promise<StoredOutcome | undefined> {
   return sqlOf(db)
     .rows<StoredOutcome>(
       `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
@@ -131,7 +132,7 @@ export function parseIdempotencyKey(raw: string | undefined): string {
   return key;
 }
 
-async function lockKey(tx: Transaction, companyId: string, key: string): Promise<void> {
+async function lockKey(tx: AnyTransaction, companyId: string, key: string): Promise<void> {
   const lock = createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
   const rows = await sqlOf(tx).rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lock]);
   if (!rows[0]?.locked) {

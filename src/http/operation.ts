@@ -1,6 +1,7 @@
 /** What a thin operation handler receives and returns. Handlers know no Express. */
 import type { Principal } from '../auth/bearer-guard';
 import type { Database, Transaction } from '../database/prisma-client';
+import type { SqlTransaction } from '../database/sql';
 import type { Logger } from '../logger';
 
 export interface OperationRequest {
@@ -39,7 +40,17 @@ export interface HttpResult {
 
 export type ReadHandler = (ctx: OperationContext, db: Database) => Promise<HttpResult>;
 /** Write handlers run inside the idempotency transaction and must use `tx` for every query. */
-export type WriteHandler = (ctx: OperationContext, tx: Transaction) => Promise<HttpResult>;
+export type WriteHandler = PrismaWriteHandler | SqlWriteHandler;
+export type PrismaWriteHandler = (ctx: OperationContext, tx: Transaction) => Promise<HttpResult>;
+/** A write whose every statement goes through `sqlOf(tx)`: it runs in a transaction of our own (sql.ts). */
+export interface SqlWriteHandler {
+  (ctx: OperationContext, tx: SqlTransaction): Promise<HttpResult>;
+  readonly onSqlTransaction: true;
+}
+
+export function sqlWriteHandler(handler: (ctx: OperationContext, tx: SqlTransaction) => Promise<HttpResult>): SqlWriteHandler {
+  return Object.assign(handler, { onSqlTransaction: true as const });
+}
 
 /** Operations whose contract declares no security (the published document). */
 export type PublicHandler = (ctx: Omit<OperationContext, 'principal'>) => Promise<HttpResult>;

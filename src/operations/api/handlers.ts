@@ -25,7 +25,7 @@ import { listHistory, toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId, queryValue } from '../../guarantees/request-values';
 import { listSignatures } from '../../guarantees/signatures';
 import { serviceEffectsHeader } from '../../guarantees/status-machine';
-import { header, type HttpResult, type OperationContext, type OperationHandlers, type ReadHandler, type WriteHandler } from '../../http/operation';
+import { header, type HttpResult, type OperationContext, type OperationHandlers, type ReadHandler, type PrismaWriteHandler } from '../../http/operation';
 import { halPage, pageRequest } from '../../http/paging';
 import { etagOf, parseIfMatch } from '../../http/preconditions';
 import { postLedgerEntry } from './ledger-posting';
@@ -83,7 +83,7 @@ const reviewReads: Record<string, ReadHandler> = {
 
 /** A guarantee operation: the operation from the request, applied under the staff member's name. */
 const reviewWrite =
-  (operation: (ctx: OperationContext) => ReviewOperation): WriteHandler =>
+  (operation: (ctx: OperationContext) => ReviewOperation): PrismaWriteHandler =>
   async (ctx, tx) => {
     const staff = await operatorOf(tx, ctx, 'staff', REVIEW);
     const ifMatchHeader = header(ctx, 'if-match');
@@ -94,7 +94,7 @@ const reviewWrite =
 
 const bodyOf = <T>(ctx: OperationContext): T => (ctx.request.body ?? {}) as T;
 
-const reviewWrites: Record<string, WriteHandler> = {
+const reviewWrites: Record<string, PrismaWriteHandler> = {
   approveRentalInsurance: reviewWrite((ctx) => ({ type: 'approve', terms: bodyOf<Schemas['ApprovalTerms']>(ctx) })),
   declineRentalInsurance: reviewWrite((ctx) => ({ type: 'decline', comment: bodyOf<Schemas['DecisionComment']>(ctx).comment })),
   requestRentalInsuranceInformation: reviewWrite((ctx) => ({ type: 'request_information', comment: bodyOf<Schemas['InformationRequest']>(ctx).comment })),
@@ -115,7 +115,7 @@ const reviewWrites: Record<string, WriteHandler> = {
 
 // ---- Ledger ---------------------------------------------------------------------------------------
 
-const postStatementEntry: WriteHandler = async (ctx, tx) => {
+const postStatementEntry: PrismaWriteHandler = async (ctx, tx) => {
   const staff = await operatorOf(tx, ctx, 'staff', LEDGER);
   const body = bodyOf<Schemas['StatementEntryPost']>(ctx);
   const entry = await postLedgerEntry(
@@ -163,20 +163,20 @@ const credentialReads: Record<string, ReadHandler> = {
 };
 
 const revokeSecretAs =
-  (kind: 'staff' | 'director'): WriteHandler =>
+  (kind: 'staff' | 'director'): PrismaWriteHandler =>
   async (ctx, tx) => {
     const { operator, reach } = await reachOf(tx, ctx, kind);
     return { status: 200, body: toCredential(await revokeSecret(tx, reach, credentialId(ctx), secretId(ctx), operator.audit)) };
   };
 
 const revokeCredentialAs =
-  (kind: 'staff' | 'director'): WriteHandler =>
+  (kind: 'staff' | 'director'): PrismaWriteHandler =>
   async (ctx, tx) => {
     const { operator, reach } = await reachOf(tx, ctx, kind);
     return { status: 200, body: toCredential(await revokeCredential(tx, reach, credentialId(ctx), operator.audit)) };
   };
 
-const credentialWrites: Record<string, WriteHandler> = {
+const credentialWrites: Record<string, PrismaWriteHandler> = {
   revokeAgencyCredentialSecret: revokeSecretAs('director'),
   revokeAgencyCredential: revokeCredentialAs('director'),
   revokeCredentialSecret: revokeSecretAs('staff'),
@@ -218,7 +218,7 @@ function issueAgencyCredentialSecret(environment: Environment): SecretWrite {
  * first execution's response gets the secret, after the transaction committed. So the secret is
  * shown once and never stored anywhere but as its hash.
  */
-function withSecretShownOnce(write: SecretWrite): WriteHandler {
+function withSecretShownOnce(write: SecretWrite): PrismaWriteHandler {
   return async (ctx, tx) => {
     const { result, clientSecret } = await write(ctx, tx);
     return {
