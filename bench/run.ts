@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   await db.$disconnect();
 
   const service = await startService(
-    { DATABASE_URL: url, PORT: String(SERVICE_PORT), LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', ENVIRONMENT: 'production', SCHEDULER_INTERVAL_MS: '0' },
+    { DATABASE_URL: url, PORT: String(SERVICE_PORT), LOG_LEVEL: 'warn', DATABASE_POOL_MAX: process.env.BENCH_POOL_MAX ?? '20', ENVIRONMENT: 'production', SCHEDULER_INTERVAL_MS: '0' },
     `http://127.0.0.1:${SERVICE_PORT}/rental-guarantee/openapi.json`,
   );
   const reference = await startProcess('reference', 'dist/bench/reference-server.js', [String(REFERENCE_PORT)], {}, `http://127.0.0.1:${REFERENCE_PORT}/hello`);

@@ -36,7 +36,9 @@ const types = {
 export function poolSql(target: pg.Pool | pg.PoolClient): Sql {
   return {
     async rows<T>(text: string, values: readonly unknown[], statement?: string): Promise<T[]> {
-      const result = await target.query({ text, values: values as unknown[], types, ...(statement ? { name: statement } : {}) });
+      // pg would write a Date in the process's local time zone; ISO text is exact for date and timestamptz columns.
+      const parameters = values.map((value) => (value instanceof Date ? value.toISOString() : value));
+      const result = await target.query({ text, values: parameters, types, ...(statement ? { name: statement } : {}) });
       return result.rows as T[];
     },
   };

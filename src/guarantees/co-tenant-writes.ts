@@ -3,7 +3,7 @@
  * machine decides what the change does (reissue an accepted contract, restart a review asked for
  * information, or 409 on a closed guarantee).
  */
-import type { Transaction } from '../database/prisma-client';
+import type { AnyTransaction } from '../database/sql';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { components } from '../generated/partner-api';
 import { assertCurrentVersion } from '../http/preconditions';
@@ -11,6 +11,7 @@ import { normaliseCpfCnpj } from '../validation';
 import { assertDistinctPeople } from './create-guarantee';
 import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
+import { deleteCoTenant, insertCoTenant, updateCoTenant } from './co-tenant-repository';
 import { coTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { lockGuarantee, type LockedGuarantee } from './guarantee-repository';
@@ -27,7 +28,7 @@ interface Target {
   ifMatch: number[];
 }
 
-async function lockCurrent(tx: Transaction, target: Target): Promise<{ locked: LockedGuarantee; current: GuaranteeRow }> {
+async function lockCurrent(tx: AnyTransaction, target: Target): Promise<{ locked: LockedGuarantee; current: GuaranteeRow }> {
   const locked = await lockGuarantee(tx, target.companyId, target.id);
   if (!locked) throw new NotFound();
   assertCurrentVersion(target.ifMatch, locked.version);
@@ -36,7 +37,7 @@ async function lockCurrent(tx: Transaction, target: Target): Promise<{ locked: L
   return { locked, current: locked };
 }
 
-export async function addCoTenant(tx: Transaction, target: Target, body: components['schemas']['CoTenantCreate']): Promise<ChangeOutcome> {
+export async function addCoTenant(tx: AnyTransaction, target: Target, body: components['schemas']['CoTenantCreate']): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
   const columns = coTenantColumns(problems, '', body);
   problems.throwIfAny();
@@ -45,7 +46,7 @@ export async function addCoTenant(tx: Transaction, target: Target, body: compone
   if (current.coTenants.length >= MAX_CO_TENANTS) {
     throw new Conflict('co_tenant_limit_reached', `A rental insurance has at most ${MAX_CO_TENANTS} co-tenants.`);
   }
-  await tx.coTenant.create({ data: { ...columns, name: body.name, rentalInsuranceId: locked.id } });
+  await insertCoTenant(tx, locked.id, { ...columns, name: body.name });
   return applyChange(tx, locked, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,
@@ -55,7 +56,7 @@ export async function addCoTenant(tx: Transaction, target: Target, body: compone
 }
 
 export async function patchCoTenant(
-  tx: Transaction,
+  tx: AnyTransaction,
   target: Target,
   rawCpfCnpj: string,
   patch: components['schemas']['CoTenantPatch'],
@@ -73,7 +74,7 @@ export async function patchCoTenant(
     return before instanceof Date && after instanceof Date ? before.getTime() !== after.getTime() : before !== after;
   });
   if (changed.length === 0) return { row: current, effects: [] };
-  await tx.coTenant.update({ where: { id: coTenant.id }, data: Object.fromEntries(changed.map((field) => [field, requested[field]])) });
+  await updateCoTenant(tx, coTenant.id, Object.fromEntries(changed.map((field) => [field, requested[field]])));
   return applyChange(tx, locked, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,
@@ -82,12 +83,12 @@ export async function patchCoTenant(
   });
 }
 
-export async function removeCoTenant(tx: Transaction, target: Target, rawCpfCnpj: string): Promise<ChangeOutcome> {
+export async function removeCoTenant(tx: AnyTransaction, target: Target, rawCpfCnpj: string): Promise<ChangeOutcome> {
   const cpfCnpj = coTenantKey(rawCpfCnpj);
   const { locked, current } = await lockCurrent(tx, target);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
   if (!coTenant) throw new NotFound('Co-tenant not found.');
-  await tx.coTenant.delete({ where: { id: coTenant.id } });
+  await deleteCoTenant(tx, coTenant.id);
   return applyChange(tx, locked, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,

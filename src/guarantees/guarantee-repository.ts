@@ -148,7 +148,7 @@ export async function updateGuarantee(tx: AnyTransaction, locked: LockedGuarante
   return toGuaranteeRow(records[0]!);
 }
 
-/** Column names and parameters of field values; dates travel as ISO text, whatever the process's time zone. */
+/** Column names and parameters of field values (dates as ISO text, exact on either kind of transaction). */
 function assignments(values: GuaranteeValues): { columns: string[]; parameters: unknown[] } {
   const columns: string[] = [];
   const parameters: unknown[] = [];

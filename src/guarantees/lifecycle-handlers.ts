@@ -1,24 +1,26 @@
 /** Thin handlers of endpoints 5 to 12: history, comments, signatures, accept/refuse, co-tenants. */
 import type { Queryable } from '../database/prisma-client';
+import { sqlOf, type AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
-import type { OperationContext, ReadHandler, PrismaWriteHandler } from '../http/operation';
+import { sqlWriteHandler, type OperationContext, type ReadHandler } from '../http/operation';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { guaranteeWriteResult } from './guarantee-handlers';
 import { appendHistory, listHistory, toHistoryEntry } from './history';
 import { decideProposal } from './proposal-decisions';
 import { guaranteeId, ifMatchOf, partnerActor } from './request-values';
 import { listSignatures } from './signatures';
-import { serviceEffectsHeader } from './status-machine';
+import { serviceEffectsHeader, type Status } from './status-machine';
 
 type Schemas = components['schemas'];
 
 /** The guarantee's status, or 404 when it is not the token's company's. */
-async function ownedStatus(db: Queryable, ctx: OperationContext) {
-  const found = await db.rentalInsurance.findFirst({
-    where: { id: guaranteeId(ctx), companyId: ctx.principal.companyId },
-    select: { id: true, status: true },
-  });
+async function ownedStatus(db: Queryable | AnyTransaction, ctx: OperationContext): Promise<{ id: bigint; status: Status }> {
+  const [found] = await sqlOf(db).rows<{ id: bigint; status: Status }>(
+    'SELECT id, status::text AS status FROM rental_insurances WHERE id = $1 AND company_id = $2',
+    [guaranteeId(ctx), ctx.principal.companyId],
+    'owned-guarantee-status',
+  );
   if (!found) throw new NotFound();
   return found;
 }
@@ -34,7 +36,7 @@ const listRentalInsuranceSignatures: ReadHandler = async (ctx, db) => {
 };
 
 // Comments are allowed in every status and change neither data, status nor version.
-const createRentalInsuranceComment: PrismaWriteHandler = async (ctx, tx) => {
+const createRentalInsuranceComment = sqlWriteHandler(async (ctx, tx) => {
   const { id, status } = await ownedStatus(tx, ctx);
   const entry = await appendHistory(tx, {
     rentalInsuranceId: id,
@@ -45,14 +47,13 @@ const createRentalInsuranceComment: PrismaWriteHandler = async (ctx, tx) => {
     status,
   });
   return { status: 201, body: toHistoryEntry(entry), headers: { 'Service-Effects': serviceEffectsHeader([]) } };
-};
+});
 
-const decision =
-  (kind: 'accept' | 'refuse'): PrismaWriteHandler =>
-  async (ctx, tx) => {
+const decision = (kind: 'accept' | 'refuse') =>
+  sqlWriteHandler(async (ctx, tx) => {
     const { row, effects } = await decideProposal(tx, ctx.principal.companyId, partnerActor(ctx), guaranteeId(ctx), kind);
     return guaranteeWriteResult(200, row, effects);
-  };
+  });
 
 const coTenantTarget = (ctx: OperationContext) => ({
   companyId: ctx.principal.companyId,
@@ -61,24 +62,24 @@ const coTenantTarget = (ctx: OperationContext) => ({
   ifMatch: ifMatchOf(ctx),
 });
 
-const addCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
+const addCoTenantHandler = sqlWriteHandler(async (ctx, tx) => {
   const target = coTenantTarget(ctx);
   const { row, effects } = await addCoTenant(tx, target, ctx.request.body as Schemas['CoTenantCreate']);
   const added = row.coTenants[row.coTenants.length - 1]!;
   return guaranteeWriteResult(201, row, effects, {
     Location: `${ctx.baseUrl}/v1/rental-insurances/${row.id}/co-tenants/${added.cpfCnpj}`,
   });
-};
+});
 
-const patchCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
+const patchCoTenantHandler = sqlWriteHandler(async (ctx, tx) => {
   const { row, effects } = await patchCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '', (ctx.request.body ?? {}) as Schemas['CoTenantPatch']);
   return guaranteeWriteResult(200, row, effects);
-};
+});
 
-const removeCoTenantHandler: PrismaWriteHandler = async (ctx, tx) => {
+const removeCoTenantHandler = sqlWriteHandler(async (ctx, tx) => {
   const { row, effects } = await removeCoTenant(tx, coTenantTarget(ctx), ctx.request.params['cpfCnpj'] ?? '');
   return guaranteeWriteResult(200, row, effects);
-};
+});
 
 export const lifecycleHandlers = {
   read: { listRentalInsuranceHistory, listRentalInsuranceSignatures },

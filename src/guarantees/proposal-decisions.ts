@@ -1,12 +1,12 @@
 /** The partner's answer to an approved proposal, on the tenant's behalf: accept or refuse. */
-import type { Transaction } from '../database/prisma-client';
+import type { AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 
 export async function decideProposal(
-  tx: Transaction,
+  tx: AnyTransaction,
   companyId: string,
   actor: Actor,
   id: bigint,
