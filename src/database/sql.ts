@@ -55,8 +55,16 @@ export class SqlTransaction {
 /** Code that runs in either kind of transaction writes its statements through `sqlOf`. */
 export type AnyTransaction = Transaction | SqlTransaction;
 
-/** Runs `work` in BEGIN ... COMMIT on one pooled connection; any failure rolls everything back. */
-export async function inSqlTransaction<T>(db: Database, work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in BEGIN ... COMMIT on one pooled connection; any failure rolls everything back.
+ * `opening` statements travel with BEGIN in the same round trip (simple protocol, so they take no
+ * parameters: callers inline only values they escaped or computed); `work` receives their rows.
+ */
+export async function inSqlTransaction<T>(
+  db: Database,
+  opening: string[],
+  work: (tx: SqlTransaction, opened: unknown[][]) => Promise<T>,
+): Promise<T> {
   const pool = poolOf(db);
   if (!pool) throw new Error('This database client has no pg pool');
   const client = await pool.connect();
@@ -67,8 +75,9 @@ export async function inSqlTransaction<T>(db: Database, work: (tx: SqlTransactio
   const onLost = (error: Error) => (broken = error);
   client.on('error', onLost);
   try {
-    await client.query('BEGIN');
-    const result = await work(new SqlTransaction(client));
+    const begun = (await client.query({ text: ['BEGIN', ...opening].join('; '), types })) as unknown as pg.QueryResult | pg.QueryResult[];
+    const opened = Array.isArray(begun) ? begun.slice(1).map((result) => result.rows as unknown[]) : [];
+    const result = await work(new SqlTransaction(client), opened);
     await client.query('COMMIT');
     return result;
   } catch (error) {

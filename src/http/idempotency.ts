@@ -8,7 +8,8 @@
  *  - a failure stores nothing and the key may be used again.
  */
 import { createHash } from 'node:crypto';
-import type { Database, Queryable } from '../database/prisma-client';
+import pg from 'pg';
+import type { Database } from '../database/prisma-client';
 import { inSqlTransaction, sqlOf, type AnyTransaction, type SqlTransaction } from '../database/sql';
 import { BadRequest, Conflict } from '../errors';
 import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
@@ -30,35 +31,41 @@ export async function runIdempotentWrite(
   const companyId = ctx.principal.companyId;
   const fingerprint = fingerprintOf(ctx);
   const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
-  // A finished write is replayed from its committed record without taking the lock, so retries
-  // of the same request never queue behind each other.
-  const finished = await findRecord(db, companyId, key);
-  if (finished && finished.createdAt > retentionStart) return replayOrRefuse(finished, fingerprint);
-  const once = async (tx: AnyTransaction, run: () => Promise<HttpResult>): Promise<HttpResult> => {
-      await lockKey(tx, companyId, key);
-      // Re-read under the lock: another process may have finished this key meanwhile.
-      const stored = await findRecord(tx, companyId, key);
-      if (stored && stored.createdAt > retentionStart) return replayOrRefuse(stored, fingerprint);
-      if (stored) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
+  const lock = lockIdOf(companyId, key);
+  const claimed = async (tx: AnyTransaction, claim: Claim, run: () => Promise<HttpResult>): Promise<HttpResult> => {
+    // A finished write is replayed whether or not its lock was free, so retries of the same
+    // request never queue behind each other nor get 409 once the first one has committed.
+    if (claim.record && claim.record.createdAt > retentionStart) return replayOrRefuse(claim.record, fingerprint);
+    if (!claim.locked) {
+      throw new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+        'Retry-After': '1',
+      });
+    }
+    if (claim.record) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
 
-      const result = await run();
-      const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
-      const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
-      await sqlOf(tx).rows(
-        `INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
-        [companyId, key, fingerprint, result.status, JSON.stringify(replayedHeaders), bodyText],
-      );
-      return {
-        ...result,
-        body: bodyText === null ? undefined : new SerializedJson(bodyText),
-        headers: { ...result.headers, 'Idempotent-Replay': 'false' },
-      };
+    const result = await run();
+    const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
+    const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
+    await sqlOf(tx).rows(
+      `INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+      [companyId, key, fingerprint, result.status, JSON.stringify(replayedHeaders), bodyText],
+    );
+    return {
+      ...result,
+      body: bodyText === null ? undefined : new SerializedJson(bodyText),
+      headers: { ...result.headers, 'Idempotent-Replay': 'false' },
+    };
   };
   const outcome =
     'onSqlTransaction' in handler
-      ? await inSqlTransaction(db, (tx: SqlTransaction) => once(tx, () => handler(ctx, tx)))
-      : await db.$transaction((tx) => once(tx, () => handler(ctx, tx)), { maxWait: 10_000, timeout: 20_000 });
+      ? await inSqlTransaction(db, claimStatements(lock, companyId, key), (tx: SqlTransaction, opened) =>
+          claimed(tx, claimOf(opened), () => handler(ctx, tx)),
+        )
+      : await db.$transaction(async (tx) => claimed(tx, await claimKey(tx, lock, companyId, key), () => handler(ctx, tx)), {
+          maxWait: 10_000,
+          timeout: 20_000,
+        });
   // Committed: only now may the first response show what is never stored.
   const { firstResponseOnly, ...result } = outcome;
   if (!firstResponseOnly || !(result.body instanceof SerializedJson)) return result;
@@ -73,16 +80,37 @@ interface StoredOutcome {
   createdAt: Date;
 }
 
-function findRecord(db: Queryable | AnyTransaction, companyId: string, key: string): Promise<StoredOutcome | undefined> {
-  return sqlOf(db)
-    .rows<StoredOutcome>(
-      `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
-         response_body AS "responseBody", created_at AS "createdAt"
-       FROM idempotency_records WHERE company_id = $1 AND key = $2`,
-      [companyId, key],
-      'find-idempotency-record',
-    )
-    .then((rows) => rows[0]);
+/**
+ * The key's transaction-level advisory lock, tried without waiting (a concurrent request with the
+ * same key, in any process, is answered 409 at once; a crashed process releases it with its
+ * connection), then the key's record, read after the lock so that it includes any write that
+ * finished meanwhile (each statement reads its own snapshot).
+ */
+interface Claim {
+  locked: boolean;
+  record: StoredOutcome | undefined;
+}
+
+const SELECT_RECORD = `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
+  response_body AS "responseBody", created_at AS "createdAt" FROM idempotency_records`;
+
+/** In our own transaction the claim travels with BEGIN: one round trip, values inlined as escaped literals. */
+function claimStatements(lock: bigint, companyId: string, key: string): string[] {
+  return [
+    `SELECT pg_try_advisory_xact_lock(${lock.toString()}) AS locked`,
+    `${SELECT_RECORD} WHERE company_id = ${pg.escapeLiteral(companyId)} AND key = ${pg.escapeLiteral(key)}`,
+  ];
+}
+
+function claimOf(opened: unknown[][]): Claim {
+  const [lockRows, recordRows] = opened as [Array<{ locked: boolean }>, StoredOutcome[]];
+  return { locked: lockRows[0]?.locked === true, record: recordRows[0] };
+}
+
+async function claimKey(tx: AnyTransaction, lock: bigint, companyId: string, key: string): Promise<Claim> {
+  const [lockRow] = await sqlOf(tx).rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lock]);
+  const [record] = await sqlOf(tx).rows<StoredOutcome>(`${SELECT_RECORD} WHERE company_id = $1 AND key = $2`, [companyId, key]);
+  return { locked: lockRow?.locked === true, record };
 }
 
 /** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */
@@ -132,14 +160,8 @@ export function parseIdempotencyKey(raw: string | undefined): string {
   return key;
 }
 
-async function lockKey(tx: AnyTransaction, companyId: string, key: string): Promise<void> {
-  const lock = createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
-  const rows = await sqlOf(tx).rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lock]);
-  if (!rows[0]?.locked) {
-    throw new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
-      'Retry-After': '1',
-    });
-  }
+function lockIdOf(companyId: string, key: string): bigint {
+  return createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
 }
 
 function fingerprintOf(ctx: OperationContext): string {

@@ -56,6 +56,26 @@ describe('When a partner retries a create with the same key and body', () => {
     expect(replay.headers['idempotent-replay']).toBe('true');
   });
 
+  test.each([[`quote'and\\backslash`], [`x';DELETE/**/FROM/**/idempotency_records;--`], [`"E'\\\\'"`]])(
+    'then a key full of SQL quoting characters (%s) is stored and replayed like any other',
+    async (rawKey) => {
+      const key = `${rawKey}-${newKey()}`;
+      const body = guaranteeBody();
+      const recordsBefore = await countIdempotencyRecords(t, agency);
+      const first = await postGuarantee(t, agency, body, key);
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replay']).toBe('false');
+      const replay = await postGuarantee(t, agency, body, key);
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replay']).toBe('true');
+      expect(replay.text).toBe(first.text);
+      const reused = await postGuarantee(t, agency, guaranteeBody(), key);
+      expect(reused.status).toBe(400);
+      expect(reused.body.code).toBe('idempotency_key_reused');
+      expect(await countIdempotencyRecords(t, agency)).toBe(recordsBefore + 1);
+    },
+  );
+
   test('then a body with reordered keys and other whitespace is the same request and replays', async () => {
     const key = newKey();
     const body = guaranteeBody();
