@@ -40,7 +40,16 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     // PostgreSQL refuses to run as root; the package creates an unprivileged user for it then.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${SOCKET_DIRECTORY}`,
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=on',
+    ],
     onLog: (message) => log(String(message)),
     onError: (message) => log(String(message)),
   });
@@ -53,8 +62,15 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   return { adminUrl: urlFor('postgres'), urlFor, stop: () => server.stop() };
 }
 
+/**
+ * The service reaches its embedded server through the Unix socket: each query then costs about a
+ * quarter less CPU than over loopback TCP (measured: 55 against 83 µs per query, user + system),
+ * and a create about 20% more throughput. TCP on 127.0.0.1 stays open for psql and other tools.
+ */
+const SOCKET_DIRECTORY = '/tmp';
+
 export function embeddedUrl(port: number, database: string): string {
-  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  return `postgresql://${USER}:${PASSWORD}@localhost:${port}/${encodeURIComponent(database)}?host=${encodeURIComponent(SOCKET_DIRECTORY)}`;
 }
 
 /** A server killed without a clean shutdown leaves postmaster.pid behind and the next start fails. */
