@@ -175,51 +175,52 @@ export async function listGuarantees(
   filters: GuaranteeFilters,
   page: { offset: number; size: number },
 ): Promise<{ rows: GuaranteeRow[]; total: number }> {
-  const conditions = ['r.company_id = $1'];
+  // Conditions are written for any table alias: the page reads `r`, the totals count `c` or `s`.
+  const conditions: Array<(alias: string) => string> = [(alias) => `${alias}.company_id = $1`];
   const values: unknown[] = [companyId];
-  const where = (condition: (placeholder: string) => string, value: unknown) => {
+  const where = (condition: (alias: string, placeholder: string) => string, value: unknown) => {
     values.push(value);
-    conditions.push(condition(`$${values.length}`));
+    const placeholder = `$${values.length}`;
+    conditions.push((alias) => condition(alias, placeholder));
   };
-  if (filters.propertyExternalId !== undefined) where((p) => `r.property_external_id = ${p}`, filters.propertyExternalId);
-  if (filters.tenantCpfCnpj !== undefined) where((p) => `r.tenant_cpf_cnpj = ${p}`, filters.tenantCpfCnpj);
-  if (filters.tenantNameFolded !== undefined) where((p) => `r.tenant_name_search LIKE ${p}`, `%${escapeLike(filters.tenantNameFolded)}%`);
+  if (filters.propertyExternalId !== undefined) where((a, p) => `${a}.property_external_id = ${p}`, filters.propertyExternalId);
+  if (filters.tenantCpfCnpj !== undefined) where((a, p) => `${a}.tenant_cpf_cnpj = ${p}`, filters.tenantCpfCnpj);
+  if (filters.tenantNameFolded !== undefined) where((a, p) => `${a}.tenant_name_search LIKE ${p}`, `%${escapeLike(filters.tenantNameFolded)}%`);
   // One status is an equality, so the (company, status, created_at) index returns the page in order.
-  if (filters.statuses?.length === 1) where((p) => `r.status = ${p}::"RentalInsuranceStatus"`, filters.statuses[0]);
-  else if (filters.statuses && filters.statuses.length > 1) where((p) => `r.status = ANY(${p}::"RentalInsuranceStatus"[])`, filters.statuses);
-  const readPage = () =>
-    sqlOf(db).rows<GuaranteeRecord>(
-      `${SELECT_GUARANTEE} WHERE ${conditions.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
-      [...values, page.offset, page.size],
-    );
-  const countAll = () => countGuarantees(db, companyId, filters, conditions, values);
-  // Page 0 (nearly every call) reads the rows and the total at once, on two pool connections. A
-  // later page first checks that it exists, so an offset past the end never makes PostgreSQL skip
-  // through a company's rows.
+  if (filters.statuses?.length === 1) where((a, p) => `${a}.status = ${p}::"RentalInsuranceStatus"`, filters.statuses[0]);
+  else if (filters.statuses && filters.statuses.length > 1) where((a, p) => `${a}.status = ANY(${p}::"RentalInsuranceStatus"[])`, filters.statuses);
+  const whereFor = (alias: string) => conditions.map((condition) => condition(alias)).join(' AND ');
+
+  // Without filters, or with status filters only, the total comes from the trigger-maintained
+  // per-status counts (a few rows, same column names) instead of counting guarantees one by one.
+  const onlyStatus = filters.propertyExternalId === undefined && filters.tenantCpfCnpj === undefined && filters.tenantNameFolded === undefined;
+  const countText = onlyStatus
+    ? `SELECT COALESCE(SUM(s.count), 0)::int8 FROM guarantee_status_counts s WHERE ${whereFor('s')}`
+    : `SELECT count(*)::int8 FROM rental_insurances c WHERE ${whereFor('c')}`;
+  const pageText = (extraColumns: string) =>
+    `SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')}
+     ORDER BY r.created_at DESC, r.id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`;
+  const pageValues = [...values, page.offset, page.size];
+  const sql = sqlOf(db);
+
+  if (page.offset === 0 && filters.tenantNameFolded === undefined) {
+    // Page 0 (nearly every call) with a cheap total: page and total in one round trip. No row on
+    // page 0 means no match at all.
+    const records = await sql.rows<GuaranteeRecord & { total: bigint }>(pageText(`, (${countText}) AS total`), pageValues);
+    return { rows: records.map(({ total: _total, ...record }) => toGuaranteeRow(record)), total: Number(records[0]?.total ?? 0n) };
+  }
+  const readPage = () => sql.rows<GuaranteeRecord>(pageText(''), pageValues);
+  const countAll = async () => Number((await sql.rows<{ total: bigint }>(`SELECT (${countText}) AS total`, values))[0]!.total);
   if (page.offset === 0) {
+    // A name search costs two index scans of its own: on a pool they run on two connections at once.
     const [records, total] = await Promise.all([readPage(), countAll()]);
     return { rows: records.map(toGuaranteeRow), total };
   }
+  // A later page first checks that it exists, so an offset past the end never makes PostgreSQL
+  // skip through a company's rows.
   const total = await countAll();
   const records = page.offset < total ? await readPage() : [];
   return { rows: records.map(toGuaranteeRow), total };
-}
-
-/**
- * Without filters, or with status filters only, the total comes from the trigger-maintained
- * per-status counts (a few rows) instead of counting a company's guarantees one by one.
- */
-async function countGuarantees(db: Queryable, companyId: string, filters: GuaranteeFilters, conditions: string[], values: unknown[]): Promise<number> {
-  const onlyStatus = filters.propertyExternalId === undefined && filters.tenantCpfCnpj === undefined && filters.tenantNameFolded === undefined;
-  const [row] = onlyStatus
-    ? await sqlOf(db).rows<{ total: bigint }>(
-        `SELECT COALESCE(SUM(count), 0)::int8 AS total FROM guarantee_status_counts WHERE company_id = $1${
-          filters.statuses && filters.statuses.length > 0 ? ' AND status = ANY($2::"RentalInsuranceStatus"[])' : ''
-        }`,
-        filters.statuses && filters.statuses.length > 0 ? [companyId, filters.statuses] : [companyId],
-      )
-    : await sqlOf(db).rows<{ total: bigint }>(`SELECT count(*)::int8 AS total FROM rental_insurances r WHERE ${conditions.join(' AND ')}`, values);
-  return Number(row!.total);
 }
 
 /** `%` and `_` typed by a partner are literal characters, not wildcards. */
