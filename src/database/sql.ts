@@ -17,6 +17,11 @@ export interface Sql {
    * connection, so PostgreSQL (on the same cores) skips parsing and planning it again.
    */
   rows<T>(text: string, values: readonly unknown[], statement?: string): Promise<T[]>;
+  /**
+   * A write whose result nobody reads. In a transaction of our own it is sent with COMMIT (one
+   * round trip fewer), so it must not be one that a later statement of the transaction reads.
+   */
+  writeAtCommit(text: string, values: readonly unknown[]): Promise<void>;
 }
 
 const INT8 = 20;
@@ -32,16 +37,39 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-/** Runs SQL on a pool or on one client (a transaction of our own). */
+/** pg would write a Date in the process's local time zone; ISO text is exact for date and timestamptz columns. */
+const parameterOf = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+
+/** Runs SQL on a pool or on one client. */
 export function poolSql(target: pg.Pool | pg.PoolClient): Sql {
-  return {
+  const sql: Sql = {
     async rows<T>(text: string, values: readonly unknown[], statement?: string): Promise<T[]> {
-      // pg would write a Date in the process's local time zone; ISO text is exact for date and timestamptz columns.
-      const parameters = values.map((value) => (value instanceof Date ? value.toISOString() : value));
-      const result = await target.query({ text, values: parameters, types, ...(statement ? { name: statement } : {}) });
+      const result = await target.query({ text, values: values.map(parameterOf), types, ...(statement ? { name: statement } : {}) });
       return result.rows as T[];
     },
+    async writeAtCommit(text: string, values: readonly unknown[]): Promise<void> {
+      await sql.rows(text, values);
+    },
   };
+  return sql;
+}
+
+/**
+ * A statement with its `$n` placeholders replaced by literals (the driver's escaping for text), for
+ * the simple protocol that can carry several statements in one round trip. The placeholders are
+ * found in our own SQL text only; a value's text is never scanned again.
+ */
+export function inlineParameters(text: string, values: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_placeholder, index: string) => literalOf(parameterOf(values[Number(index) - 1])));
+}
+
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  throw new Error(`No SQL literal for a value of type ${typeof value}`);
 }
 
 /**
@@ -49,6 +77,8 @@ export function poolSql(target: pg.Pool | pg.PoolClient): Sql {
  * transaction (~0.55 ms of CPU to open and commit, measured) as well as its query engine.
  */
 export class SqlTransaction {
+  /** Statements sent together with COMMIT (Sql.writeAtCommit). */
+  readonly atCommit: string[] = [];
   constructor(readonly client: pg.PoolClient) {}
 }
 
@@ -77,8 +107,9 @@ export async function inSqlTransaction<T>(
   try {
     const begun = (await client.query({ text: ['BEGIN', ...opening].join('; '), types })) as unknown as pg.QueryResult | pg.QueryResult[];
     const opened = Array.isArray(begun) ? begun.slice(1).map((result) => result.rows as unknown[]) : [];
-    const result = await work(new SqlTransaction(client), opened);
-    await client.query('COMMIT');
+    const transaction = new SqlTransaction(client);
+    const result = await work(transaction, opened);
+    await client.query([...transaction.atCommit, 'COMMIT'].join('; '));
     return result;
   } catch (error) {
     // A connection that cannot even roll back is discarded rather than returned to the pool.
@@ -92,10 +123,15 @@ export async function inSqlTransaction<T>(
 
 /** The database handle's pool, our own transaction, or the caller's Prisma transaction (so the statement sees its writes). */
 export function sqlOf(db: Queryable | SqlTransaction): Sql {
-  if (db instanceof SqlTransaction) return poolSql(db.client);
+  if (db instanceof SqlTransaction) {
+    const transaction = db;
+    return {
+      rows: poolSql(transaction.client).rows,
+      writeAtCommit: async (text, values) => void transaction.atCommit.push(inlineParameters(text, values)),
+    };
+  }
   const pool = poolOf(db);
   if (pool) return poolSql(pool);
-  return {
-    rows: <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values),
-  };
+  const rows = <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values);
+  return { rows, writeAtCommit: async (text, values) => void (await rows(text, values)) };
 }

@@ -6,7 +6,7 @@ import { FieldProblems } from './field-problems';
 import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { insertGuarantee } from './guarantee-repository';
-import { appendHistory, type Actor } from './history';
+import { recordHistory, type Actor } from './history';
 import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
 
 export async function createGuarantee(
@@ -35,7 +35,7 @@ export async function createGuarantee(
     },
     coTenants,
   );
-  await appendHistory(tx, {
+  await recordHistory(tx, {
     rentalInsuranceId: row.id,
     kind: 'created',
     actor,

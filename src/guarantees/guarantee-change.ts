@@ -5,7 +5,7 @@
 import type { AnyTransaction } from '../database/sql';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
-import { appendHistory, type Actor, type HistoryKind } from './history';
+import { recordHistory, type Actor, type HistoryKind } from './history';
 import { applySignatureChange } from './signatures';
 import { transition, type Effect, type GuaranteeEvent } from './status-machine';
 
@@ -40,7 +40,7 @@ export async function applyChange(
   const row = await updateGuarantee(tx, locked, data);
   await applySignatureChange(tx, locked.id, next.signatures);
   const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
-  await appendHistory(tx, {
+  await recordHistory(tx, {
     rentalInsuranceId: locked.id,
     kind: change.historyKind,
     actor: change.actor,

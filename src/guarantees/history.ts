@@ -32,17 +32,33 @@ export interface NewHistoryEntry {
   status: Status;
 }
 
-/** Appends an entry; a new entry has no documents yet. */
+const INSERT_HISTORY = `INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
+  VALUES ($1, $2, $3, $4, $5, $6::"RentalInsuranceStatus", $7::"RentalInsuranceStatus")`;
+
+const historyValues = (entry: NewHistoryEntry) => [
+  entry.rentalInsuranceId,
+  entry.kind,
+  entry.actor.name,
+  entry.actor.serviceAccount,
+  entry.comment,
+  entry.previousStatus,
+  entry.status,
+];
+
+/** Appends an entry and returns it (a new entry has no documents yet). */
 export async function appendHistory(tx: AnyTransaction, entry: NewHistoryEntry) {
   const [row] = await sqlOf(tx).rows<Omit<HistoryRow, 'documents'>>(
-    `INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
-     VALUES ($1, $2, $3, $4, $5, $6::"RentalInsuranceStatus", $7::"RentalInsuranceStatus")
-     RETURNING id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
+    `${INSERT_HISTORY} RETURNING id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
        creator_service_account AS "creatorServiceAccount", comment, previous_status::text AS "previousStatus",
        status::text AS status, created_at AS "createdAt"`,
-    [entry.rentalInsuranceId, entry.kind, entry.actor.name, entry.actor.serviceAccount, entry.comment, entry.previousStatus, entry.status],
+    historyValues(entry),
   );
   return { ...row!, documents: [] } satisfies HistoryRow;
+}
+
+/** Appends an entry nobody reads back in this transaction: on our own transactions it travels with COMMIT. */
+export function recordHistory(tx: AnyTransaction, entry: NewHistoryEntry): Promise<void> {
+  return sqlOf(tx).writeAtCommit(INSERT_HISTORY, historyValues(entry));
 }
 
 export async function listHistory(db: Queryable, rentalInsuranceId: bigint) {

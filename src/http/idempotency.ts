@@ -46,7 +46,8 @@ export async function runIdempotentWrite(
     const result = await run();
     const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
     const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
-    await sqlOf(tx).rows(
+    // Nothing reads the record before the end of the transaction: it can travel with COMMIT.
+    await sqlOf(tx).writeAtCommit(
       `INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
       [companyId, key, fingerprint, result.status, JSON.stringify(replayedHeaders), bodyText],
