@@ -15,6 +15,8 @@ export interface Config {
   OPERATIONS_BASE_PATH: string;
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
+  /** How long a request waits for a free pooled connection before it is answered 503. */
+  DATABASE_POOL_WAIT_MS: number;
   EMBEDDED_DB_DIR: string;
   EMBEDDED_DB_PORT: number;
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -51,6 +53,7 @@ const schema = {
     OPERATIONS_BASE_PATH: { ...basePath, default: '/operations' }, // back office (issue #5)
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
+    DATABASE_POOL_WAIT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
     EMBEDDED_DB_DIR: { type: 'string', minLength: 1, default: '.data/postgres' },
     EMBEDDED_DB_PORT: { type: 'integer', minimum: 1, maximum: 65535, default: 54329 },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },

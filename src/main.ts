@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   const server = await openDatabaseServer(config, (line) => logger.info(line));
   await migrateDatabase(server.url);
-  const db = createDatabaseClient(server.url, config.DATABASE_POOL_MAX);
+  const db = createDatabaseClient(server.url, config.DATABASE_POOL_MAX, config.DATABASE_POOL_WAIT_MS);
   const housekeeping = startHousekeeping(db, config, logger);
   const scheduler = startScheduler(db, config, logger);
 

@@ -12,14 +12,14 @@ export function poolOf(db: Queryable): pg.Pool | undefined {
   return pools.get(db);
 }
 
-export function createDatabaseClient(connectionString: string, poolMax: number): Database {
+export function createDatabaseClient(connectionString: string, poolMax: number, poolWaitMs = 10_000): Database {
   // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
   // locks (and so its idempotency key): the lock timeout documented in the contract.
-  // A request waits at most 10 s for a free connection (as Prisma's transactions did), then gets 503.
+  // A request waits at most poolWaitMs for a free connection (10 s, as Prisma's transactions did), then gets 503.
   const pool = new pg.Pool({
     connectionString,
     max: poolMax,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: poolWaitMs,
     options: '-c idle_in_transaction_session_timeout=30000',
   });
   // An idle connection that the server closes (a restart) is dropped by the pool; the next query

@@ -39,8 +39,8 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const name = `${RUN_PREFIX}${runId}_${randomBytes(6).toString('hex')}`;
   await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase(runId)}"`));
   const url = databaseUrl(serverUrl, name);
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, ...overrides });
-  const db = createDatabaseClient(url, 5);
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_POOL_MAX: '5', ...overrides });
+  const db = createDatabaseClient(url, config.DATABASE_POOL_MAX, config.DATABASE_POOL_WAIT_MS);
   const app = await buildApp({ db, config, logger: createLogger(config.LOG_LEVEL), checkResponses: true });
   let agencies = 0;
   return {
