@@ -37,7 +37,10 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-/** pg would write a Date in the process's local time zone; ISO text is exact for date and timestamptz columns. */
+/**
+ * Dates travel as ISO text on every path: pg would write a Date in the process's local time zone,
+ * and Prisma sends one as a timestamp that a date column reads in the server's time zone.
+ */
 const parameterOf = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
 
 /** Runs SQL on a pool or on one client. */
@@ -132,6 +135,6 @@ export function sqlOf(db: Queryable | SqlTransaction): Sql {
   }
   const pool = poolOf(db);
   if (pool) return poolSql(pool);
-  const rows = <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values);
+  const rows = <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values.map(parameterOf));
   return { rows, writeAtCommit: async (text, values) => void (await rows(text, values)) };
 }

@@ -14,7 +14,7 @@ import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { deleteCoTenant, insertCoTenant, updateCoTenant } from './co-tenant-repository';
 import { coTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { lockGuarantee, type LockedGuarantee } from './guarantee-repository';
+import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 import { transition } from './status-machine';
 
@@ -28,26 +28,27 @@ interface Target {
   ifMatch: number[];
 }
 
-async function lockCurrent(tx: AnyTransaction, target: Target): Promise<{ locked: LockedGuarantee; current: GuaranteeRow }> {
-  const locked = await lockGuarantee(tx, target.companyId, target.id);
-  if (!locked) throw new NotFound();
-  assertCurrentVersion(target.ifMatch, locked.version);
+/** The guarantee, locked and read in full, after the version and status checks every co-tenant write makes. */
+async function lockCurrent(tx: AnyTransaction, target: Target): Promise<GuaranteeRow> {
+  const current = await lockGuarantee(tx, target.companyId, target.id);
+  if (!current) throw new NotFound();
+  assertCurrentVersion(target.ifMatch, current.version);
   // A closed guarantee refuses the write before anything else is looked at.
-  transition(locked.status, CONTRACTUAL_CHANGE);
-  return { locked, current: locked };
+  transition(current.status, CONTRACTUAL_CHANGE);
+  return current;
 }
 
 export async function addCoTenant(tx: AnyTransaction, target: Target, body: components['schemas']['CoTenantCreate']): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
   const columns = coTenantColumns(problems, '', body);
   problems.throwIfAny();
-  const { locked, current } = await lockCurrent(tx, target);
+  const current = await lockCurrent(tx, target);
   assertDistinctPeople(current.tenantCpfCnpj, [...current.coTenants, columns]);
   if (current.coTenants.length >= MAX_CO_TENANTS) {
     throw new Conflict('co_tenant_limit_reached', `A rental insurance has at most ${MAX_CO_TENANTS} co-tenants.`);
   }
-  await insertCoTenant(tx, locked.id, { ...columns, name: body.name });
-  return applyChange(tx, locked, {
+  await insertCoTenant(tx, current.id, { ...columns, name: body.name });
+  return applyChange(tx, current, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_added',
@@ -65,7 +66,7 @@ export async function patchCoTenant(
   const problems = new FieldProblems();
   const { cpfCnpj: _ignored, ...requested } = coTenantColumns(problems, '', { ...patch, cpfCnpj });
   problems.throwIfAny();
-  const { locked, current } = await lockCurrent(tx, target);
+  const current = await lockCurrent(tx, target);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
   if (!coTenant) throw new NotFound('Co-tenant not found.');
   const changed = (Object.keys(requested) as Array<keyof typeof requested>).filter((field) => {
@@ -75,7 +76,7 @@ export async function patchCoTenant(
   });
   if (changed.length === 0) return { row: current, effects: [] };
   await updateCoTenant(tx, coTenant.id, Object.fromEntries(changed.map((field) => [field, requested[field]])));
-  return applyChange(tx, locked, {
+  return applyChange(tx, current, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_changed',
@@ -85,11 +86,11 @@ export async function patchCoTenant(
 
 export async function removeCoTenant(tx: AnyTransaction, target: Target, rawCpfCnpj: string): Promise<ChangeOutcome> {
   const cpfCnpj = coTenantKey(rawCpfCnpj);
-  const { locked, current } = await lockCurrent(tx, target);
+  const current = await lockCurrent(tx, target);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
   if (!coTenant) throw new NotFound('Co-tenant not found.');
   await deleteCoTenant(tx, coTenant.id);
-  return applyChange(tx, locked, {
+  return applyChange(tx, current, {
     actor: target.actor,
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_removed',

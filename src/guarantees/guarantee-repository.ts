@@ -148,17 +148,15 @@ export async function updateGuarantee(tx: AnyTransaction, locked: LockedGuarante
   return toGuaranteeRow(records[0]!);
 }
 
-/** Column names and parameters of field values (dates as ISO text, exact on either kind of transaction). */
+/** Column names and parameters of field values. */
 function assignments(values: GuaranteeValues): { columns: string[]; parameters: unknown[] } {
-  const columns: string[] = [];
-  const parameters: unknown[] = [];
-  for (const [field, value] of Object.entries(values)) {
+  const entries = Object.entries(values);
+  const columns = entries.map(([field]) => {
     const column = COLUMN_OF_FIELD.get(field);
     if (!column) throw new Error(`Unknown guarantee field ${field}`);
-    columns.push(column);
-    parameters.push(value instanceof Date ? value.toISOString() : value);
-  }
-  return { columns, parameters };
+    return column;
+  });
+  return { columns, parameters: entries.map(([, value]) => value) };
 }
 
 export interface GuaranteeFilters {

@@ -27,8 +27,7 @@ export async function patchGuarantee(
 ): Promise<ChangeOutcome> {
   const current = await lockGuarantee(tx, companyId, id);
   if (!current) throw new NotFound();
-  const locked = current;
-  assertCurrentVersion(ifMatch, locked.version);
+  assertCurrentVersion(ifMatch, current.version);
 
   const problems = new FieldProblems();
   const requested = patchColumns(problems, patch);
@@ -39,11 +38,11 @@ export async function patchGuarantee(
   const contractual = changed.some((column) => column.startsWith('tenant') || column.startsWith('property') || column.startsWith('address'));
   const event = { type: 'partner_changed_data', monetary, contractual } as const;
   if (changed.length === 0) {
-    transition(locked.status, event); // a closed guarantee refuses even an empty patch
+    transition(current.status, event); // a closed guarantee refuses even an empty patch
     return { row: current, effects: [] };
   }
   const data = Object.fromEntries(changed.map((column) => [column, requested[column]]));
-  return applyChange(tx, locked, {
+  return applyChange(tx, current, {
     actor,
     event,
     data,

@@ -8,9 +8,8 @@
  *  - a failure stores nothing and the key may be used again.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import type { Database } from '../database/prisma-client';
-import { inSqlTransaction, sqlOf, type AnyTransaction, type SqlTransaction } from '../database/sql';
+import { inlineParameters, inSqlTransaction, sqlOf, type AnyTransaction, type SqlTransaction } from '../database/sql';
 import { BadRequest, Conflict } from '../errors';
 import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
 
@@ -92,15 +91,13 @@ interface Claim {
   record: StoredOutcome | undefined;
 }
 
-const SELECT_RECORD = `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
-  response_body AS "responseBody", created_at AS "createdAt" FROM idempotency_records`;
+const CLAIM_LOCK = 'SELECT pg_try_advisory_xact_lock($1) AS locked';
+const CLAIM_RECORD = `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
+  response_body AS "responseBody", created_at AS "createdAt" FROM idempotency_records WHERE company_id = $1 AND key = $2`;
 
-/** In our own transaction the claim travels with BEGIN: one round trip, values inlined as escaped literals. */
+/** In our own transaction the claim travels with BEGIN: one round trip, so its values are inlined. */
 function claimStatements(lock: bigint, companyId: string, key: string): string[] {
-  return [
-    `SELECT pg_try_advisory_xact_lock(${lock.toString()}) AS locked`,
-    `${SELECT_RECORD} WHERE company_id = ${pg.escapeLiteral(companyId)} AND key = ${pg.escapeLiteral(key)}`,
-  ];
+  return [inlineParameters(CLAIM_LOCK, [lock]), inlineParameters(CLAIM_RECORD, [companyId, key])];
 }
 
 function claimOf(opened: unknown[][]): Claim {
@@ -109,9 +106,9 @@ function claimOf(opened: unknown[][]): Claim {
 }
 
 async function claimKey(tx: AnyTransaction, lock: bigint, companyId: string, key: string): Promise<Claim> {
-  const [lockRow] = await sqlOf(tx).rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lock]);
-  const [record] = await sqlOf(tx).rows<StoredOutcome>(`${SELECT_RECORD} WHERE company_id = $1 AND key = $2`, [companyId, key]);
-  return { locked: lockRow?.locked === true, record };
+  const lockRows = await sqlOf(tx).rows<{ locked: boolean }>(CLAIM_LOCK, [lock]);
+  const recordRows = await sqlOf(tx).rows<StoredOutcome>(CLAIM_RECORD, [companyId, key]);
+  return claimOf([lockRows, recordRows]);
 }
 
 /** A body already serialised: sent as is, so a replay is byte-for-byte the first response. */
