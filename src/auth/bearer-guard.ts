@@ -36,47 +36,61 @@ export class InsufficientScope extends ApiError {
   }
 }
 
-interface StoredToken {
+/** The token's row as the statements below select it (`expiresAt` is text when it comes as JSON). */
+export interface StoredToken {
   companyId: string;
   scopes: string[];
-  expiresAt: Date;
+  expiresAt: Date | string;
   credentialId: string;
   clientId: string;
   displayName: string;
   revoked: boolean;
 }
 
-export async function authenticateBearer(db: Database, environment: Environment, authorization: string | undefined): Promise<Principal> {
+/** The token with its credential and secret, revocations included, by the hash bound at `placeholder`. */
+export function storedTokenSelect(placeholder: string): string {
+  return `SELECT t.company_id AS "companyId", t.scopes, t.expires_at AS "expiresAt", c.id AS "credentialId",
+           c.client_id AS "clientId", c.display_name AS "displayName",
+           (c.revoked_at IS NOT NULL OR s.revoked_at IS NOT NULL) AS revoked
+    FROM access_tokens t
+    JOIN credentials c ON c.id = t.credential_id
+    JOIN credential_secrets s ON s.id = t.secret_id
+    WHERE t.token_hash = ${placeholder}`;
+}
+
+/** The checks that need no database: a Bearer token is there, well-formed and of this environment. Returns its hash. */
+export function bearerTokenHash(environment: Environment, authorization: string | undefined): string {
   if (!authorization) throw new Unauthorized('A Bearer access token is required.', false);
   const match = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(authorization);
   if (!match) throw new Unauthorized('The Authorization header must be "Bearer <access token>".', true);
   const token = match[1]!;
   const other = otherEnvironment(token, environment);
   if (other) throw new Unauthorized(`This access token was issued by the ${other} environment.`, true);
-  // One round trip on every request: the token with its credential and secret, revocations included.
-  const rows = await sqlOf(db).rows<StoredToken>(
-    `SELECT t.company_id AS "companyId", t.scopes, t.expires_at AS "expiresAt", c.id AS "credentialId",
-           c.client_id AS "clientId", c.display_name AS "displayName",
-           (c.revoked_at IS NOT NULL OR s.revoked_at IS NOT NULL) AS revoked
-    FROM access_tokens t
-    JOIN credentials c ON c.id = t.credential_id
-    JOIN credential_secrets s ON s.id = t.secret_id
-    WHERE t.token_hash = $1`,
-    [hashAccessToken(token)],
-    'bearer-token',
-  );
-  const stored = rows[0];
+  return hashAccessToken(token);
+}
+
+/** The principal of a stored token that is live and carries the scopes one of `requirements` needs. */
+export function principalOf(stored: StoredToken | undefined, requirements: string[][]): Principal {
   if (!stored || stored.revoked) {
     throw new Unauthorized('The access token is invalid or has been revoked.', true);
   }
-  if (stored.expiresAt.getTime() <= Date.now()) throw new Unauthorized('The access token has expired.', true);
-  return {
+  if (new Date(stored.expiresAt).getTime() <= Date.now()) throw new Unauthorized('The access token has expired.', true);
+  const principal = {
     companyId: stored.companyId,
     credentialId: stored.credentialId,
     clientId: stored.clientId,
     displayName: stored.displayName,
     scopes: stored.scopes,
   };
+  requireScopes(principal, requirements);
+  return principal;
+}
+
+/** One round trip of its own: the token with its credential and secret, revocations included. */
+export async function authenticateBearer(db: Database, environment: Environment, authorization: string | undefined, requirements: string[][]): Promise<Principal> {
+  const tokenHash = bearerTokenHash(environment, authorization);
+  const rows = await sqlOf(db).rows<StoredToken>(storedTokenSelect('$1'), [tokenHash], 'bearer-token');
+  return principalOf(rows[0], requirements);
 }
 
 /**

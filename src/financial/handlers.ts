@@ -1,12 +1,12 @@
 /** Thin handlers of the Financial operations: read the validated query, call the service, shape the response. */
-import type { OperationContext, ReadHandler } from '../http/operation';
+import type { OperationContext, PrincipalReadHandler } from '../http/operation';
 import { halPage, pageRequest } from '../http/paging';
 import { ValidationFailed } from '../errors';
 import { isStatementType } from './ledger-rules';
 import { getBalance, listDailySummaries, listStatementEntries } from './ledger-service';
 import { toBalanceResponse, toDailySummaryResponse, toStatementEntryResponse } from './financial-mapper';
 
-export function financialHandlers(): { read: Record<string, ReadHandler> } {
+export function financialHandlers(): { read: Record<string, PrincipalReadHandler> } {
   return {
     read: {
       async getFinancialBalance(ctx, db) {

@@ -1,9 +1,9 @@
 /** Thin handlers of endpoints 1 to 4: read the request, call one service, shape the response. */
 import type { components } from '../generated/partner-api';
-import type { HttpResult, ReadHandler } from '../http/operation';
+import type { HttpResult } from '../http/operation';
 import { halPage, pageRequest } from '../http/paging';
 import { etagOf, noneMatchHits } from '../http/preconditions';
-import { header, sqlWriteHandler } from '../http/operation';
+import { header, sqlWriteHandler, tokenCheckingRead } from '../http/operation';
 import { NotFound } from '../errors';
 import { normaliseCpfCnpj } from '../validation';
 import { createGuarantee } from './create-guarantee';
@@ -25,13 +25,14 @@ export function guaranteeWriteResult(status: number, row: GuaranteeRow, effects:
   };
 }
 
-const listRentalInsurances: ReadHandler = async (ctx, db) => {
+// The two busiest reads check the Bearer token in their own statement (auth/deferred-bearer.ts).
+const listRentalInsurances = tokenCheckingRead(async (ctx, db) => {
   const page = pageRequest(ctx.request.query);
   const tenantCpfCnpj = queryValue(ctx, 'tenantCpfCnpj');
   const tenantName = queryValue(ctx, 'tenantName');
   const { rows, total } = await listGuarantees(
     db,
-    ctx.principal.companyId,
+    ctx.bearer,
     {
       propertyExternalId: queryValue(ctx, 'propertyExternalId'),
       tenantCpfCnpj: tenantCpfCnpj === undefined ? undefined : normalisedForSearch(tenantCpfCnpj),
@@ -41,7 +42,7 @@ const listRentalInsurances: ReadHandler = async (ctx, db) => {
     page,
   );
   return { status: 200, body: halPage(ctx, 'rentalInsurances', rows.map(toRentalInsurance), total, page) };
-};
+});
 
 /** The filter matches the stored form; an invalid number is not an error, it just matches nothing. */
 function normalisedForSearch(value: string): string {
@@ -49,13 +50,13 @@ function normalisedForSearch(value: string): string {
   return result.ok ? result.value : value.replace(/[.\-/]/g, '').toUpperCase();
 }
 
-const getRentalInsurance: ReadHandler = async (ctx, db) => {
-  const row = await findGuarantee(db, ctx.principal.companyId, guaranteeId(ctx));
+const getRentalInsurance = tokenCheckingRead(async (ctx, db) => {
+  const row = await findGuarantee(db, ctx.bearer, guaranteeId(ctx));
   if (!row) throw new NotFound();
   const etag = etagOf(row.version);
   if (noneMatchHits(header(ctx, 'if-none-match'), row.version)) return { status: 304, headers: { ETag: etag } };
   return { status: 200, body: toRentalInsurance(row), headers: { ETag: etag } };
-};
+});
 
 // Create and patch, the partners' busiest writes, run every statement through sqlOf: their own transaction.
 const createRentalInsurance = sqlWriteHandler(async (ctx, tx) => {

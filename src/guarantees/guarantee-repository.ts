@@ -3,6 +3,7 @@ import type { CoTenant } from '../generated/prisma/client';
 import type { CoTenantColumns } from './guarantee-input';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { sqlOf, type AnyTransaction } from '../database/sql';
+import { companyBinding, companyIdOf, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
 import type { Status } from './status-machine';
 import type { GuaranteeRow } from './guarantee-mapper';
 
@@ -58,7 +59,8 @@ const ENUM_COLUMNS = new Set(['status', 'property_type']);
 const COLUMN_OF_FIELD = new Map<string, string>(GUARANTEE_COLUMNS.map(([column, field]) => [field, column]));
 const ROW_FIELDS = GUARANTEE_COLUMNS.map(([column, field]) => `r.${column}${ENUM_COLUMNS.has(column) ? '::text' : ''} AS "${field}"`).join(', ');
 const CO_TENANTS_OF_R = `COALESCE((SELECT json_agg(c ORDER BY c.id) FROM co_tenants c WHERE c.rental_insurance_id = r.id), '[]') AS "coTenants"`;
-const SELECT_GUARANTEE = `SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} FROM rental_insurances r`;
+const SELECT_GUARANTEE_FIELDS = `SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R}`;
+const SELECT_GUARANTEE = `${SELECT_GUARANTEE_FIELDS} FROM rental_insurances r`;
 
 interface CoTenantJson {
   id: number;
@@ -71,9 +73,10 @@ interface CoTenantJson {
   created_at: string;
 }
 
-type GuaranteeRecord = Omit<GuaranteeRow, 'coTenants'> & { coTenants: CoTenantJson[] };
+/** A selected row: the guarantee, its co-tenants as JSON, and the checked token's row when the statement checked one. */
+type GuaranteeRecord = Omit<GuaranteeRow, 'coTenants'> & { coTenants: CoTenantJson[]; bearerToken?: unknown };
 
-function toGuaranteeRow(record: GuaranteeRecord): GuaranteeRow {
+function toGuaranteeRow({ bearerToken: _token, ...record }: GuaranteeRecord): GuaranteeRow {
   return { ...record, coTenants: record.coTenants.map(toCoTenantRow) };
 }
 
@@ -90,9 +93,18 @@ function toCoTenantRow(json: CoTenantJson): CoTenant {
   };
 }
 
-/** One round trip: the guarantee and its co-tenants. Inside a transaction it sees the transaction's writes. */
-export async function findGuarantee(db: Queryable, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
-  const records = await sqlOf(db).rows<GuaranteeRecord>(`${SELECT_GUARANTEE} WHERE r.id = $1 AND r.company_id = $2`, [id, companyId], 'find-guarantee');
+/**
+ * One round trip: the guarantee and its co-tenants, of the company in `scope` (which may be a
+ * Bearer token that the same statement checks). Inside a transaction it sees the transaction's writes.
+ */
+export async function findGuarantee(db: Queryable, scope: CompanyScope, id: bigint): Promise<GuaranteeRow | null> {
+  const binding = companyBinding(scope);
+  const records = await sqlOf(db).rows<GuaranteeRecord>(
+    `${binding.withClause} ${SELECT_GUARANTEE_FIELDS}${binding.tokenColumn} FROM rental_insurances r WHERE r.company_id = ${binding.company} AND r.id = $2`,
+    [binding.firstValue, id],
+    scope instanceof DeferredBearer ? 'find-guarantee-for-token' : 'find-guarantee',
+  );
+  await binding.settle(records);
   return records[0] ? toGuaranteeRow(records[0]) : null;
 }
 
@@ -169,13 +181,17 @@ export interface GuaranteeFilters {
 
 export async function listGuarantees(
   db: Queryable,
-  companyId: string,
+  scope: CompanyScope,
   filters: GuaranteeFilters,
   page: { offset: number; size: number },
 ): Promise<{ rows: GuaranteeRow[]; total: number }> {
+  // Page 0 without a name search (nearly every call) is one statement, which checks a deferred
+  // token itself. Any other page settles the token first, with a round trip of its own.
+  const singleStatement = page.offset === 0 && filters.tenantNameFolded === undefined;
+  const binding = companyBinding(singleStatement ? scope : { companyId: await companyIdOf(scope) });
+  const values: unknown[] = [binding.firstValue];
   // Conditions are written for any table alias: the page reads `r`, the totals count `c` or `s`.
-  const conditions: Array<(alias: string) => string> = [(alias) => `${alias}.company_id = $1`];
-  const values: unknown[] = [companyId];
+  const conditions: Array<(alias: string) => string> = [(alias) => `${alias}.company_id = ${binding.company}`];
   const where = (condition: (alias: string, placeholder: string) => string, value: unknown) => {
     values.push(value);
     const placeholder = `$${values.length}`;
@@ -196,15 +212,18 @@ export async function listGuarantees(
     ? `SELECT COALESCE(SUM(s.count), 0)::int8 FROM guarantee_status_counts s WHERE ${whereFor('s')}`
     : `SELECT count(*)::int8 FROM rental_insurances c WHERE ${whereFor('c')}`;
   const pageText = (extraColumns: string) =>
-    `SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')}
+    `${SELECT_GUARANTEE_FIELDS}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')}
      ORDER BY r.created_at DESC, r.id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`;
   const pageValues = [...values, page.offset, page.size];
   const sql = sqlOf(db);
 
-  if (page.offset === 0 && filters.tenantNameFolded === undefined) {
-    // Page 0 (nearly every call) with a cheap total: page and total in one round trip. No row on
-    // page 0 means no match at all.
-    const records = await sql.rows<GuaranteeRecord & { total: bigint }>(pageText(`, (${countText}) AS total`), pageValues);
+  if (singleStatement) {
+    // Page and total in one round trip (the total is cheap here). No row on page 0 means no match at all.
+    const records = await sql.rows<GuaranteeRecord & { total: bigint }>(
+      `${binding.withClause} ${pageText(`, (${countText}) AS total${binding.tokenColumn}`)}`,
+      pageValues,
+    );
+    await binding.settle(records);
     return { rows: records.map(({ total: _total, ...record }) => toGuaranteeRow(record)), total: Number(records[0]?.total ?? 0n) };
   }
   const readPage = () => sql.rows<GuaranteeRecord>(pageText(''), pageValues);

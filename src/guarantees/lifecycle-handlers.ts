@@ -3,7 +3,7 @@ import type { Queryable } from '../database/prisma-client';
 import { sqlOf, type AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
-import { sqlWriteHandler, type OperationContext, type ReadHandler } from '../http/operation';
+import { sqlWriteHandler, type OperationContext, type PrincipalReadHandler } from '../http/operation';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { guaranteeWriteResult } from './guarantee-handlers';
 import { appendHistory, listHistory, toHistoryEntry } from './history';
@@ -25,12 +25,12 @@ async function ownedStatus(db: Queryable | AnyTransaction, ctx: OperationContext
   return found;
 }
 
-const listRentalInsuranceHistory: ReadHandler = async (ctx, db) => {
+const listRentalInsuranceHistory: PrincipalReadHandler = async (ctx, db) => {
   const { id } = await ownedStatus(db, ctx);
   return { status: 200, body: (await listHistory(db, id)).map(toHistoryEntry) };
 };
 
-const listRentalInsuranceSignatures: ReadHandler = async (ctx, db) => {
+const listRentalInsuranceSignatures: PrincipalReadHandler = async (ctx, db) => {
   const { id } = await ownedStatus(db, ctx);
   return { status: 200, body: await listSignatures(db, id) };
 };

@@ -6,7 +6,8 @@
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Context, type Operation } from 'openapi-backend';
 import type { ErrorObject } from 'ajv';
-import { authenticateBearer, requireScopes, type Principal } from '../auth/bearer-guard';
+import { authenticateBearer, bearerTokenHash, type Principal } from '../auth/bearer-guard';
+import { DeferredBearer } from '../auth/deferred-bearer';
 import type { Environment } from '../auth/opaque-secrets';
 import type { Database } from '../database/prisma-client';
 import { ApiError, BadRequest, NotFound, ValidationFailed } from '../errors';
@@ -14,7 +15,7 @@ import type { Logger } from '../logger';
 import { customizeAjv } from './ajv';
 import { type OpenApiDocument } from '../contract/load-contract';
 import { runIdempotentWrite, SerializedJson } from './idempotency';
-import type { HttpResult, OperationContext, OperationHandlers, OperationRequest } from './operation';
+import { checksToken, type HttpResult, type OperationContext, type OperationHandlers, type OperationRequest, type RequestContext } from './operation';
 import { errorResult } from './error-response';
 import { describeValidationErrors } from './validation-errors';
 import { unstorableTextPaths } from './storable-text';
@@ -39,6 +40,8 @@ export interface ApiRouterOptions {
 interface Exchange {
   apiRequest: OperationRequest;
   req: Request;
+  /** Set when the operation's read checks the Bearer token in its own statement. */
+  bearer?: DeferredBearer;
 }
 
 const MAX_BODY = '100kb';
@@ -57,10 +60,15 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
   compileRouting(api);
   registerOperations(api, options);
   const mediaTypes = declaredMediaTypes(options.document);
-  api.registerSecurityHandler('oauth2', async (context: Context) => {
-    const principal = await authenticateBearer(options.db, options.environment, header(context, 'authorization'));
-    requireScopes(principal, scopeRequirementsOf(context.operation));
-    return principal;
+  api.registerSecurityHandler('oauth2', async (context: Context, exchange: Exchange) => {
+    const authorization = header(context, 'authorization');
+    const requirements = scopeRequirementsOf(context.operation);
+    if (checksToken(options.handlers.read[context.operation.operationId!])) {
+      // The read's own statement checks the token; until then the request holds it unsettled.
+      exchange.bearer = new DeferredBearer(options.db, bearerTokenHash(options.environment, authorization), requirements);
+      return exchange.bearer;
+    }
+    return authenticateBearer(options.db, options.environment, authorization, requirements);
   });
   api.register({
     notFound: () => {
@@ -105,11 +113,12 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
       headers: { ...req.headers, 'x-correlation-id': req.correlationId },
       body: undefined,
     };
+    const exchange: Exchange = { apiRequest, req };
     let result: HttpResult;
     try {
-      result = (await api.handleRequest(apiRequest as never, { apiRequest, req } satisfies Exchange)) as HttpResult;
+      result = (await api.handleRequest(apiRequest as never, exchange)) as HttpResult;
     } catch (error) {
-      result = errorResult(req, error);
+      result = errorResult(req, await tokenErrorFirst(exchange, error));
     }
     if (options.checkResponses) checkResponseAgainstContract(api, apiRequest, result, req.correlationId);
     sendResult(res, result);
@@ -122,21 +131,43 @@ function registerOperations(api: OpenAPIBackend, options: ApiRouterOptions): voi
   for (const operation of api.getOperations()) {
     const id = operation.operationId!;
     api.register(id, async (context: Context, exchange: Exchange) => {
-      const ctx: OperationContext = {
+      const requestContext: RequestContext = {
         operationId: id,
         request: { ...exchange.apiRequest, params: context.request.params as Record<string, string> },
-        principal: context.security?.['oauth2'] as Principal,
         correlationId: exchange.req.correlationId,
         baseUrl: `${options.publicOrigin ?? `${exchange.req.protocol}://${exchange.req.get('host') ?? 'localhost'}`}${options.apiBasePath}`,
         log: (exchange.req.log as Logger | undefined) ?? options.logger,
       };
+      const handler = read[id];
+      if (exchange.bearer && checksToken(handler)) {
+        const result = await handler({ ...requestContext, bearer: exchange.bearer }, options.db);
+        // A read that answered without settling the token must not answer an unchecked caller.
+        await exchange.bearer.settle(undefined);
+        return result;
+      }
+      const ctx: OperationContext = { ...requestContext, principal: context.security?.['oauth2'] as Principal };
       if (write[id]) {
         return runIdempotentWrite(options.db, ctx, write[id], { retentionHours: options.idempotencyRetentionHours });
       }
-      if (read[id]) return read[id](ctx, options.db);
+      if (handler && !checksToken(handler)) return handler(ctx, options.db);
       if (publicRead[id]) return publicRead[id](ctx);
       throw new ApiError(501, 'not_implemented', `Operation ${id} is declared but not implemented yet.`);
     });
+  }
+}
+
+/**
+ * A request that failed before its deferred token was settled (a query value refused, a path id
+ * that names nothing, a database error) has its token checked first, so that a bad token is 401
+ * (or 403) whatever else is wrong with the request, as on every other operation.
+ */
+async function tokenErrorFirst(exchange: Exchange, error: unknown): Promise<unknown> {
+  if (!exchange.bearer || exchange.bearer.settled) return error;
+  try {
+    await exchange.bearer.settle(undefined);
+    return error;
+  } catch (tokenError) {
+    return tokenError;
   }
 }
 

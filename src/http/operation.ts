@@ -1,5 +1,6 @@
 /** What a thin operation handler receives and returns. Handlers know no Express. */
 import type { Principal } from '../auth/bearer-guard';
+import type { DeferredBearer } from '../auth/deferred-bearer';
 import type { Database, Transaction } from '../database/prisma-client';
 import type { SqlTransaction } from '../database/sql';
 import type { Logger } from '../logger';
@@ -25,6 +26,9 @@ export interface OperationContext {
   log: Logger;
 }
 
+/** What every operation knows of its request, whoever the caller is. */
+export type RequestContext = Omit<OperationContext, 'principal'>;
+
 export interface HttpResult {
   status: number;
   body?: unknown;
@@ -38,7 +42,25 @@ export interface HttpResult {
   firstResponseOnly?: (storedBody: unknown) => unknown;
 }
 
-export type ReadHandler = (ctx: OperationContext, db: Database) => Promise<HttpResult>;
+export type ReadHandler = PrincipalReadHandler | TokenCheckingReadHandler;
+export type PrincipalReadHandler = (ctx: OperationContext, db: Database) => Promise<HttpResult>;
+/**
+ * A read that checks the Bearer token in its own statement (auth/deferred-bearer.ts) instead of a
+ * round trip before it: it gets `bearer`, not `principal`, and must settle it before answering.
+ */
+export interface TokenCheckingReadHandler {
+  (ctx: TokenCheckingContext, db: Database): Promise<HttpResult>;
+  readonly checksToken: true;
+}
+export type TokenCheckingContext = RequestContext & { bearer: DeferredBearer };
+
+export function tokenCheckingRead(handler: (ctx: TokenCheckingContext, db: Database) => Promise<HttpResult>): TokenCheckingReadHandler {
+  return Object.assign(handler, { checksToken: true as const });
+}
+
+export function checksToken(handler: ReadHandler | undefined): handler is TokenCheckingReadHandler {
+  return (handler as Partial<TokenCheckingReadHandler> | undefined)?.checksToken === true;
+}
 /** Write handlers run inside the idempotency transaction and must use `tx` for every query. */
 export type WriteHandler = PrismaWriteHandler | SqlWriteHandler;
 export type PrismaWriteHandler = (ctx: OperationContext, tx: Transaction) => Promise<HttpResult>;
@@ -53,7 +75,7 @@ export function sqlWriteHandler(handler: (ctx: OperationContext, tx: SqlTransact
 }
 
 /** Operations whose contract declares no security (the published document). */
-export type PublicHandler = (ctx: Omit<OperationContext, 'principal'>) => Promise<HttpResult>;
+export type PublicHandler = (ctx: RequestContext) => Promise<HttpResult>;
 
 export type OperationHandlers = {
   read: Record<string, ReadHandler>;
@@ -61,7 +83,7 @@ export type OperationHandlers = {
   publicRead: Record<string, PublicHandler>;
 };
 
-export function header(ctx: OperationContext, name: string): string | undefined {
+export function header(ctx: RequestContext, name: string): string | undefined {
   const value = ctx.request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -3,7 +3,7 @@
  * zero-based `page` (negative treated as 0), `pageSize` clamped to 1..200 (default 20), and
  * `_links` whose hrefs keep every filter of the request with the applied page size.
  */
-import type { OperationContext } from './operation';
+import type { OperationContext, RequestContext } from './operation';
 
 export const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 200;
@@ -30,7 +30,7 @@ export interface HalPage<T> {
   page: { size: number; totalElements: number; totalPages: number; number: number };
 }
 
-export function halPage<T>(ctx: OperationContext, embeddedName: string, items: T[], totalElements: number, request: PageRequest): HalPage<T> {
+export function halPage<T>(ctx: RequestContext, embeddedName: string, items: T[], totalElements: number, request: PageRequest): HalPage<T> {
   const totalPages = Math.ceil(totalElements / request.size);
   const last = Math.max(totalPages - 1, 0);
   const link = (number: number) => ({ href: pageHref(ctx, number, request.size) });
@@ -44,7 +44,7 @@ export function halPage<T>(ctx: OperationContext, embeddedName: string, items: T
   };
 }
 
-function pageHref(ctx: OperationContext, number: number, size: number): string {
+function pageHref(ctx: RequestContext, number: number, size: number): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(ctx.request.query)) {
     if (name === 'page' || name === 'pageSize' || value === undefined) continue;

@@ -25,7 +25,7 @@ import { listHistory, toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId, queryValue } from '../../guarantees/request-values';
 import { listSignatures } from '../../guarantees/signatures';
 import { serviceEffectsHeader } from '../../guarantees/status-machine';
-import { header, type HttpResult, type OperationContext, type OperationHandlers, type ReadHandler, type PrismaWriteHandler } from '../../http/operation';
+import { header, type HttpResult, type OperationContext, type OperationHandlers, type PrincipalReadHandler, type PrismaWriteHandler } from '../../http/operation';
 import { halPage, pageRequest } from '../../http/paging';
 import { etagOf, parseIfMatch } from '../../http/preconditions';
 import { postLedgerEntry } from './ledger-posting';
@@ -63,7 +63,7 @@ export function operationsHandlers(options: OperationsHandlerOptions): Operation
 
 // ---- Guarantees -----------------------------------------------------------------------------------
 
-const reviewReads: Record<string, ReadHandler> = {
+const reviewReads: Record<string, PrincipalReadHandler> = {
   async getRentalInsuranceForReview(ctx, db) {
     await operatorOf(db, ctx, 'staff', REVIEW);
     const row = await findAnyGuarantee(db, guaranteeId(ctx));
@@ -146,7 +146,7 @@ const credentialPage = async (ctx: OperationContext, db: Queryable, kind: 'staff
 const credentialId = (ctx: OperationContext) => ctx.request.params['credentialId'] ?? '';
 const secretId = (ctx: OperationContext) => ctx.request.params['secretId'] ?? '';
 
-const credentialReads: Record<string, ReadHandler> = {
+const credentialReads: Record<string, PrincipalReadHandler> = {
   listAgencyCredentials: (ctx, db) => credentialPage(ctx, db, 'director'),
   listCredentials: (ctx, db) => credentialPage(ctx, db, 'staff'),
   async getCredential(ctx, db) {

@@ -1,0 +1,137 @@
+/**
+ * Get and list check the Bearer token inside their own statement (src/auth/deferred-bearer.ts).
+ * Whatever the request and whatever the statement finds, a token that is unknown, expired,
+ * revoked or short of the read scope must be answered exactly as on every other operation: 401
+ * (or 403), never the guarantee, never 404, never an empty page, never a validation error.
+ */
+import { expectErrorBody } from '../support/error-body';
+import { startTestApp, type Agency, type TestApp } from '../support/test-app';
+import { created, getGuarantee, listGuarantees } from '../guarantees/guarantee-http';
+import type { Response } from 'supertest';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const READ = 'ri:rental-insurances:read';
+const WRITE = 'ri:rental-insurances:write';
+
+/** An agency with one guarantee, both readable with its (still valid) token. */
+async function agencyWithGuarantee(): Promise<{ agency: Agency; id: number; tenantCpf: string }> {
+  const agency = await t.newAgency();
+  const guarantee = await created(t, agency);
+  expect((await getGuarantee(t, agency, guarantee.id)).status).toBe(200);
+  return { agency, id: guarantee.id, tenantCpf: guarantee.tenant.cpfCnpj as string };
+}
+
+type Spoil = (agency: Agency) => Promise<Agency>;
+const TOKEN_STATES: Array<[string, Spoil, number, string]> = [
+  ['an unknown token', async (agency) => ({ ...agency, auth: { Authorization: 'Bearer sbx_at_0000000000000000000000000000000000000000000' } }), 401, 'unauthorized'],
+  [
+    'an expired token',
+    async (agency) => {
+      await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      return agency;
+    },
+    401,
+    'unauthorized',
+  ],
+  [
+    'a token of a revoked credential',
+    async (agency) => {
+      await t.db.credential.update({ where: { id: agency.credentialId }, data: { revokedAt: new Date() } });
+      return agency;
+    },
+    401,
+    'unauthorized',
+  ],
+  [
+    'a token of a revoked secret',
+    async (agency) => {
+      await t.db.credentialSecret.update({ where: { id: agency.secretId }, data: { revokedAt: new Date() } });
+      return agency;
+    },
+    401,
+    'unauthorized',
+  ],
+  [
+    'a token without the read scope',
+    async (agency) => {
+      await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { scopes: [WRITE] } });
+      return agency;
+    },
+    403,
+    'insufficient_scope',
+  ],
+];
+
+function expectRefused(response: Response, status: number, code: string): void {
+  expectErrorBody(response, status, code);
+  expect(response.body).not.toHaveProperty('id');
+  expect(response.body).not.toHaveProperty('_embedded');
+  expect(response.headers['etag']).toBeUndefined();
+  expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="rental-guarantee"/);
+}
+
+describe.each(TOKEN_STATES)('When get or list is called with %s', (_state, spoil, status, code) => {
+  test(`then reading an existing guarantee is ${status} ${code}, not the guarantee`, async () => {
+    const { agency, id } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await getGuarantee(t, spoilt, id), status, code);
+    expectRefused(await getGuarantee(t, spoilt, id, { 'If-None-Match': 'W/"1"' }), status, code);
+  });
+
+  test(`then reading a guarantee that does not exist, or an id that names nothing, is ${status}, not 404`, async () => {
+    const { agency } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await getGuarantee(t, spoilt, 999_999_999), status, code);
+    expectRefused(await getGuarantee(t, spoilt, 'not-a-number'), status, code);
+  });
+
+  test(`then a list, whether it finds rows or not and on any page, is ${status}, not a page`, async () => {
+    const { agency, tenantCpf } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await listGuarantees(t, spoilt), status, code);
+    expectRefused(await listGuarantees(t, spoilt, [['tenantCpfCnpj', tenantCpf]]), status, code);
+    expectRefused(await listGuarantees(t, spoilt, [['propertyExternalId', 'NOTHING-MATCHES']]), status, code);
+    expectRefused(await listGuarantees(t, spoilt, [['page', 1]]), status, code);
+    expectRefused(await listGuarantees(t, spoilt, [['tenantName', 'a']]), status, code);
+  });
+
+  test(`then a list with a query value that cannot be stored is ${status}, not 400`, async () => {
+    const { agency } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await listGuarantees(t, spoilt, [['propertyExternalId', 'nul\u0000here']]), status, code);
+  });
+});
+
+describe('When get and list are called with a valid token', () => {
+  test('then the statement that checks the token answers as before: the guarantee, 304, 404 and pages', async () => {
+    const { agency, id, tenantCpf } = await agencyWithGuarantee();
+    const read = await getGuarantee(t, agency, id);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id, tenant: { cpfCnpj: tenantCpf } });
+    expect(read.body).not.toHaveProperty('bearerToken');
+    expect((await getGuarantee(t, agency, id, { 'If-None-Match': read.headers['etag']! })).status).toBe(304);
+    expectErrorBody(await getGuarantee(t, agency, 999_999_999), 404, 'not_found');
+    expectErrorBody(await getGuarantee(t, agency, 'not-a-number'), 404, 'not_found');
+    const page = await listGuarantees(t, agency);
+    expect(page.status).toBe(200);
+    expect(page.body.page).toEqual({ size: 20, totalElements: 1, totalPages: 1, number: 0 });
+    expect(page.body._embedded.rentalInsurances).toHaveLength(1);
+    expect(page.body._embedded.rentalInsurances[0]).not.toHaveProperty('bearerToken');
+    const empty = await listGuarantees(t, agency, [['propertyExternalId', 'NOTHING-MATCHES']]);
+    expect(empty.status).toBe(200);
+    expect(empty.body.page.totalElements).toBe(0);
+    expect(empty.body._embedded.rentalInsurances).toEqual([]);
+  });
+
+  test('then a read-only token reads, and a token whose scopes are extended in the database reads at once', async () => {
+    const { agency, id } = await agencyWithGuarantee();
+    await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { scopes: [READ] } });
+    expect((await getGuarantee(t, agency, id)).status).toBe(200);
+    expect((await listGuarantees(t, agency)).status).toBe(200);
+  });
+});
