@@ -1,4 +1,5 @@
 /** The benchmark table, printed and written to bench/results.md. */
+import type { CpuPerRequest } from './cpu-usage';
 export interface Measurement {
   name: string;
   target?: string;
@@ -10,6 +11,8 @@ export interface Measurement {
   connections: number;
   /** Service resident memory peak while this operation ran. */
   peakRssMb: number;
+  /** CPU milliseconds per request of the server measured, PostgreSQL and the load generator. */
+  cpu: CpuPerRequest;
 }
 
 export function formatResults(
@@ -24,17 +27,27 @@ export function formatResults(
       `${run.rows.toLocaleString('en-US')} guarantees and ${run.rows.toLocaleString('en-US')} statement entries. ` +
       'Service, PostgreSQL and load generator share the same 2-core machine. Reproduce with `make bench`.',
     '',
-    '| Operation | connections | req/s | fraction of ceiling | target | p50 ms | p99 ms | service RSS MB | statuses |',
-    '|---|---:|---:|---:|---|---:|---:|---:|---|',
+    '| Operation | connections | req/s | fraction of ceiling | target | p50 ms | p99 ms | service RSS MB | CPU ms/request: server, PostgreSQL, load generator | statuses |',
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|---|',
     ...measurements.map(
       (m) =>
-        `| ${m.name} | ${m.connections} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${m.peakRssMb || ''} | ${Object.entries(m.statuses)
+        `| ${m.name} | ${m.connections} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${m.peakRssMb || ''} | ${cpuCell(m.cpu)} | ${Object.entries(m.statuses)
           .map(([status, count]) => `${status}×${count}`)
           .join(' ')}${m.errors ? ` errors×${m.errors}` : ''} |`,
     ),
     '',
     `Service peak resident memory under load: ${run.maxRssMb} MB (target < 200 MB).`,
     '',
+    'CPU ms/request is the CPU time each party spent during the measurement divided by the requests answered ' +
+      '(server: the reference server or the service; load generator: autocannon). With 2 cores, a rate of R req/s ' +
+      'leaves at most 2000 / R ms of CPU per request for all three together, and the server\'s own main thread ' +
+      'at most 1000 / R ms.',
+    '',
   ];
   return lines.join('\n');
+}
+
+function cpuCell(cpu: CpuPerRequest): string {
+  const figure = (ms: number | undefined) => (ms === undefined ? '–' : ms.toFixed(2));
+  return `${figure(cpu.serverMs)}, ${figure(cpu.postgresMs)}, ${figure(cpu.loadGeneratorMs)}`;
 }

@@ -20,6 +20,7 @@ import { PROJECT_ROOT } from '../src/project-root';
 import { BENCH_COMPANY, seed } from './seed';
 import { scenarios, type Scenario } from './scenarios';
 import { formatResults, type Measurement } from './report';
+import { countCpu } from './cpu-usage';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon');
 
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
 
     const measurements: Measurement[] = [];
-    const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`, CONNECTIONS);
+    const ceiling = await measure({ name: 'reference: bare Express JSON endpoint', method: 'GET', path: '/hello' }, `http://127.0.0.1:${REFERENCE_PORT}`, CONNECTIONS, reference.pid);
     measurements.push(ceiling);
     // BENCH_ONLY=get,list measures only the scenarios whose name contains one of the words.
     const only = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
@@ -84,12 +85,12 @@ async function main(): Promise<void> {
     })) {
       if (only.length > 0 && !only.some((word) => scenario.name.includes(word))) continue;
       memory.reset();
-      measurements.push({ ...(await measure(scenario, origin, CONNECTIONS)), peakRssMb: memory.peakMb() });
+      measurements.push({ ...(await measure(scenario, origin, CONNECTIONS, service.pid)), peakRssMb: memory.peakMb() });
       // A latency target is about the query, not about queueing behind 19 other callers: such an
       // operation is measured again with LATENCY_CONNECTIONS concurrent callers.
       if (scenario.latencyTarget) {
         memory.reset();
-        const alone = await measure(scenario, origin, LATENCY_CONNECTIONS);
+        const alone = await measure(scenario, origin, LATENCY_CONNECTIONS, service.pid);
         measurements.push({ ...alone, target: scenario.latencyTarget, peakRssMb: memory.peakMb() });
       }
     }
@@ -112,9 +113,10 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(scenario: Scenario, origin: string, connections: number): Promise<Measurement> {
+async function measure(scenario: Scenario, origin: string, connections: number, serverPid: number | undefined): Promise<Measurement> {
   log(`measuring: ${scenario.name} (${connections} connections)`);
   const statuses = new Map<number, number>();
+  const cpu = countCpu(serverPid);
   const result = await autocannon({
     url: origin,
     connections,
@@ -141,6 +143,7 @@ async function measure(scenario: Scenario, origin: string, connections: number):
     errors: result.errors + result.timeouts,
     connections,
     peakRssMb: 0,
+    cpu: cpu.perRequest(result.requests.total),
   };
 }
 

@@ -50,8 +50,8 @@ export interface CompanyBinding {
   firstValue: string;
   /** The SQL expression of the company's id, for the statement's conditions. */
   company: string;
-  /** Goes in front of the statement (empty, or the token's row as `bearer`). */
-  withClause: string;
+  /** The statement's WITH clause: the token's row as `bearer` when the statement checks it, then `items`. */
+  withClause(...items: string[]): string;
   /** Goes at the end of the select list (empty, or the token's row as JSON, `bearerToken`). */
   tokenColumn: string;
   /** Must be awaited with the statement's rows before any of them is used. */
@@ -60,15 +60,19 @@ export interface CompanyBinding {
 
 export function companyBinding(scope: CompanyScope): CompanyBinding {
   if (!(scope instanceof DeferredBearer)) {
-    return { firstValue: scope.companyId, company: '$1', withClause: '', tokenColumn: '', settle: async () => undefined };
+    return { firstValue: scope.companyId, company: '$1', withClause: withClauseOf, tokenColumn: '', settle: async () => undefined };
   }
   return {
     firstValue: scope.tokenHash,
     company: '(SELECT "companyId" FROM bearer)',
-    withClause: `WITH bearer AS (${storedTokenSelect('$1')})`,
+    withClause: (...items) => withClauseOf(`bearer AS (${storedTokenSelect('$1')})`, ...items),
     tokenColumn: ', (SELECT to_jsonb(bearer) FROM bearer) AS "bearerToken"',
     settle: async (rows) => void (await scope.settle(rows[0])),
   };
+}
+
+function withClauseOf(...items: string[]): string {
+  return items.length > 0 ? `WITH ${items.join(', ')}` : '';
 }
 
 /** The company of a scope whose read takes several statements: a deferred token is settled first. */

@@ -100,7 +100,7 @@ function toCoTenantRow(json: CoTenantJson): CoTenant {
 export async function findGuarantee(db: Queryable, scope: CompanyScope, id: bigint): Promise<GuaranteeRow | null> {
   const binding = companyBinding(scope);
   const records = await sqlOf(db).rows<GuaranteeRecord>(
-    `${binding.withClause} ${SELECT_GUARANTEE_FIELDS}${binding.tokenColumn} FROM rental_insurances r WHERE r.company_id = ${binding.company} AND r.id = $2`,
+    `${binding.withClause()} ${SELECT_GUARANTEE_FIELDS}${binding.tokenColumn} FROM rental_insurances r WHERE r.company_id = ${binding.company} AND r.id = $2`,
     [binding.firstValue, id],
     scope instanceof DeferredBearer ? 'find-guarantee-for-token' : 'find-guarantee',
   );
@@ -185,10 +185,9 @@ export async function listGuarantees(
   filters: GuaranteeFilters,
   page: { offset: number; size: number },
 ): Promise<{ rows: GuaranteeRow[]; total: number }> {
-  // Page 0 without a name search (nearly every call) is one statement, which checks a deferred
-  // token itself. Any other page settles the token first, with a round trip of its own.
-  const singleStatement = page.offset === 0 && filters.tenantNameFolded === undefined;
-  const binding = companyBinding(singleStatement ? scope : { companyId: await companyIdOf(scope) });
+  // Page 0 (nearly every call) checks a deferred token in its own statements. A later page
+  // settles the token first, with a round trip of its own.
+  const binding = companyBinding(page.offset === 0 ? scope : { companyId: await companyIdOf(scope) });
   const values: unknown[] = [binding.firstValue];
   // Conditions are written for any table alias: the page reads `r`, the totals count `c` or `s`.
   const conditions: Array<(alias: string) => string> = [(alias) => `${alias}.company_id = ${binding.company}`];
@@ -211,32 +210,32 @@ export async function listGuarantees(
   const countText = onlyStatus
     ? `SELECT COALESCE(SUM(s.count), 0)::int8 FROM guarantee_status_counts s WHERE ${whereFor('s')}`
     : `SELECT count(*)::int8 FROM rental_insurances c WHERE ${whereFor('c')}`;
-  const pageText = (extraColumns: string) =>
-    `${SELECT_GUARANTEE_FIELDS}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')}
-     ORDER BY r.created_at DESC, r.id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`;
+  const [offset, limit] = [`$${values.length + 1}`, `$${values.length + 2}`];
   const pageValues = [...values, page.offset, page.size];
+  const order = (alias: string) => `ORDER BY ${alias}.created_at DESC, ${alias}.id DESC`;
+  const pageText = (extraColumns: string) =>
+    `${SELECT_GUARANTEE_FIELDS}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')} ${order('r')} OFFSET ${offset} LIMIT ${limit}`;
   const sql = sqlOf(db);
 
-  if (singleStatement) {
+  const countAll = async (tokenColumn = '') => sql.rows<{ total: bigint; bearerToken?: unknown }>(`${binding.withClause()} SELECT (${countText}) AS total${tokenColumn}`, values);
+
+  if (page.offset === 0 && filters.tenantNameFolded === undefined) {
     // Page and total in one round trip (the total is cheap here). No row on page 0 means no match at all.
-    const records = await sql.rows<GuaranteeRecord & { total: bigint }>(
-      `${binding.withClause} ${pageText(`, (${countText}) AS total${binding.tokenColumn}`)}`,
-      pageValues,
-    );
+    const records = await sql.rows<GuaranteeRecord & { total: bigint }>(`${binding.withClause()} ${pageText(`, (${countText}) AS total${binding.tokenColumn}`)}`, pageValues);
     await binding.settle(records);
     return { rows: records.map(({ total: _total, ...record }) => toGuaranteeRow(record)), total: Number(records[0]?.total ?? 0n) };
   }
-  const readPage = () => sql.rows<GuaranteeRecord>(pageText(''), pageValues);
-  const countAll = async () => Number((await sql.rows<{ total: bigint }>(`SELECT (${countText}) AS total`, values))[0]!.total);
   if (page.offset === 0) {
-    // A name search costs two index scans of its own: on a pool they run on two connections at once.
-    const [records, total] = await Promise.all([readPage(), countAll()]);
-    return { rows: records.map(toGuaranteeRow), total };
+    // A name search costs an index scan for the page and another for the total: on a pool they
+    // run on two connections at once. The total's single row carries the token's check.
+    const [records, totals] = await Promise.all([sql.rows<GuaranteeRecord>(`${binding.withClause()} ${pageText('')}`, pageValues), countAll(binding.tokenColumn)]);
+    await binding.settle(totals);
+    return { rows: records.map(toGuaranteeRow), total: Number(totals[0]!.total) };
   }
   // A later page first checks that it exists, so an offset past the end never makes PostgreSQL
   // skip through a company's rows.
-  const total = await countAll();
-  const records = page.offset < total ? await readPage() : [];
+  const total = Number((await countAll())[0]!.total);
+  const records = page.offset < total ? await sql.rows<GuaranteeRecord>(pageText(''), pageValues) : [];
   return { rows: records.map(toGuaranteeRow), total };
 }
 
