@@ -2,7 +2,7 @@
 import type { CoTenant } from '../generated/prisma/client';
 import type { CoTenantColumns } from './guarantee-input';
 import type { Queryable, Transaction } from '../database/prisma-client';
-import { sqlOf, type AnyTransaction } from '../database/sql';
+import { sqlOf, statementNameFor, type AnyTransaction } from '../database/sql';
 import { companyBinding, companyIdOf, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
 import type { Status } from './status-machine';
 import type { GuaranteeRow } from './guarantee-mapper';
@@ -133,8 +133,7 @@ export async function insertGuarantee(tx: AnyTransaction, values: GuaranteeValue
   const coTenantsJson = JSON.stringify(
     coTenants.map((coTenant) => ({ ...coTenant, birthDate: coTenant.birthDate ? coTenant.birthDate.toISOString().slice(0, 10) : null })),
   );
-  const records = await sqlOf(tx).rows<GuaranteeRecord>(
-    `WITH r AS (
+  const text = `WITH r AS (
        INSERT INTO rental_insurances (${columns.join(', ')}) VALUES (${columns.map((_, index) => `$${index + 1}`).join(', ')}) RETURNING *
      ), c AS (
        INSERT INTO co_tenants (rental_insurance_id, cpf_cnpj, name, email, birth_date, phone_number)
@@ -143,20 +142,17 @@ export async function insertGuarantee(tx: AnyTransaction, values: GuaranteeValue
        ORDER BY e.position
        RETURNING *
      )
-     SELECT ${ROW_FIELDS}, COALESCE((SELECT json_agg(c ORDER BY c.id) FROM c), '[]') AS "coTenants" FROM r`,
-    [...parameters, coTenantsJson],
-  );
+     SELECT ${ROW_FIELDS}, COALESCE((SELECT json_agg(c ORDER BY c.id) FROM c), '[]') AS "coTenants" FROM r`;
+  const records = await sqlOf(tx).rows<GuaranteeRecord>(text, [...parameters, coTenantsJson], statementNameFor('insert-guarantee', text));
   return toGuaranteeRow(records[0]!);
 }
 
 /** Applies a change and moves to the next version. */
 export async function updateGuarantee(tx: AnyTransaction, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
   const { columns, parameters } = assignments({ ...values, version: locked.version + 1, updatedAt: new Date() });
-  const records = await sqlOf(tx).rows<GuaranteeRecord>(
-    `UPDATE rental_insurances r SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')}
-     WHERE r.id = $${columns.length + 1} RETURNING ${ROW_FIELDS}, ${CO_TENANTS_OF_R}`,
-    [...parameters, locked.id],
-  );
+  const text = `UPDATE rental_insurances r SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')}
+     WHERE r.id = $${columns.length + 1} RETURNING ${ROW_FIELDS}, ${CO_TENANTS_OF_R}`;
+  const records = await sqlOf(tx).rows<GuaranteeRecord>(text, [...parameters, locked.id], statementNameFor('update-guarantee', text));
   return toGuaranteeRow(records[0]!);
 }
 
