@@ -27,44 +27,17 @@ async function agencyWithGuarantee(): Promise<{ agency: Agency; id: number; tena
 }
 
 type Spoil = (agency: Agency) => Promise<Agency>;
+/** The agency's own token, spoilt by a change in the database. */
+const changed = (change: (agency: Agency) => Promise<unknown>): Spoil => async (agency) => {
+  await change(agency);
+  return agency;
+};
 const TOKEN_STATES: Array<[string, Spoil, number, string]> = [
   ['an unknown token', async (agency) => ({ ...agency, auth: { Authorization: 'Bearer sbx_at_0000000000000000000000000000000000000000000' } }), 401, 'unauthorized'],
-  [
-    'an expired token',
-    async (agency) => {
-      await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-      return agency;
-    },
-    401,
-    'unauthorized',
-  ],
-  [
-    'a token of a revoked credential',
-    async (agency) => {
-      await t.db.credential.update({ where: { id: agency.credentialId }, data: { revokedAt: new Date() } });
-      return agency;
-    },
-    401,
-    'unauthorized',
-  ],
-  [
-    'a token of a revoked secret',
-    async (agency) => {
-      await t.db.credentialSecret.update({ where: { id: agency.secretId }, data: { revokedAt: new Date() } });
-      return agency;
-    },
-    401,
-    'unauthorized',
-  ],
-  [
-    'a token without the read scope',
-    async (agency) => {
-      await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { scopes: [WRITE] } });
-      return agency;
-    },
-    403,
-    'insufficient_scope',
-  ],
+  ['an expired token', changed((a) => t.db.accessToken.updateMany({ where: { credentialId: a.credentialId }, data: { expiresAt: new Date(Date.now() - 1000) } })), 401, 'unauthorized'],
+  ['a token of a revoked credential', changed((a) => t.db.credential.update({ where: { id: a.credentialId }, data: { revokedAt: new Date() } })), 401, 'unauthorized'],
+  ['a token of a revoked secret', changed((a) => t.db.credentialSecret.update({ where: { id: a.secretId }, data: { revokedAt: new Date() } })), 401, 'unauthorized'],
+  ['a token without the read scope', changed((a) => t.db.accessToken.updateMany({ where: { credentialId: a.credentialId }, data: { scopes: [WRITE] } })), 403, 'insufficient_scope'],
 ];
 
 function expectRefused(response: Response, status: number, code: string): void {
