@@ -10,7 +10,7 @@
  * bad token is 401 (or 403) exactly as on every other operation, never 404 or an empty list.
  */
 import type { Database } from '../database/prisma-client';
-import { sqlOf } from '../database/sql';
+import { inlineParameters, sqlOf } from '../database/sql';
 import { principalOf, storedTokenSelect, type Principal, type StoredToken } from './bearer-guard';
 
 export class DeferredBearer {
@@ -36,8 +36,23 @@ export class DeferredBearer {
     const stored = firstRow
       ? (firstRow.bearerToken as StoredToken | null)
       : (await sqlOf(this.db).rows<StoredToken>(storedTokenSelect('$1'), [this.tokenHash], 'bearer-token'))[0];
-    this.principal = principalOf(stored ?? undefined, this.requirements);
+    return this.accept(stored ?? undefined);
+  }
+
+  /** Accepts the token from the rows of `tokenStatement()` (none when the token is unknown). Throws 401 or 403. */
+  accept(stored: StoredToken | undefined): Principal {
+    this.principal ??= principalOf(stored, this.requirements);
     return this.principal;
+  }
+
+  /** The token's row, for a batch of statements that carries its check (its hash inlined: the simple protocol takes no parameters). */
+  tokenStatement(): string {
+    return inlineParameters(storedTokenSelect('$1'), [this.tokenHash]);
+  }
+
+  /** The SQL expression of the token's company (NULL for an unknown token), inlined as `tokenStatement`. */
+  companyExpression(): string {
+    return inlineParameters('(SELECT company_id FROM access_tokens WHERE token_hash = $1)', [this.tokenHash]);
   }
 }
 

@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 import { customizeAjv } from './ajv';
 import { type OpenApiDocument } from '../contract/load-contract';
 import { runIdempotentWrite, SerializedJson } from './idempotency';
-import { checksToken, type HttpResult, type OperationContext, type OperationHandlers, type OperationRequest, type RequestContext } from './operation';
+import { checksToken, isSqlWriteHandler, type HttpResult, type OperationContext, type OperationHandlers, type OperationRequest, type RequestContext } from './operation';
 import { errorResult } from './error-response';
 import { describeValidationErrors } from './validation-errors';
 import { unstorableTextPaths } from './storable-text';
@@ -63,8 +63,9 @@ export async function createApiRouter(options: ApiRouterOptions): Promise<expres
   api.registerSecurityHandler('oauth2', async (context: Context, exchange: Exchange) => {
     const authorization = header(context, 'authorization');
     const requirements = scopeRequirementsOf(context.operation);
-    if (checksToken(options.handlers.read[context.operation.operationId!])) {
-      // The read's own statement checks the token; until then the request holds it unsettled.
+    const id = context.operation.operationId!;
+    if (checksToken(options.handlers.read[id]) || isSqlWriteHandler(options.handlers.write[id])) {
+      // The read's own statement, or the write's BEGIN, checks the token; until then the request holds it unsettled.
       exchange.bearer = new DeferredBearer(options.db, bearerTokenHash(options.environment, authorization), requirements);
       return exchange.bearer;
     }
@@ -145,10 +146,11 @@ function registerOperations(api: OpenAPIBackend, options: ApiRouterOptions): voi
         await exchange.bearer.settle(undefined);
         return result;
       }
-      const ctx: OperationContext = { ...requestContext, principal: context.security?.['oauth2'] as Principal };
+      const principal = context.security?.['oauth2'] as Principal;
       if (write[id]) {
-        return runIdempotentWrite(options.db, ctx, write[id], { retentionHours: options.idempotencyRetentionHours });
+        return runIdempotentWrite(options.db, requestContext, exchange.bearer ?? principal, write[id], { retentionHours: options.idempotencyRetentionHours });
       }
+      const ctx: OperationContext = { ...requestContext, principal };
       if (handler && !checksToken(handler)) return handler(ctx, options.db);
       if (publicRead[id]) return publicRead[id](ctx);
       throw new ApiError(501, 'not_implemented', `Operation ${id} is declared but not implemented yet.`);

@@ -11,7 +11,9 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../database/prisma-client';
 import { inlineParameters, inSqlTransaction, sqlOf, type AnyTransaction, type SqlTransaction } from '../database/sql';
 import { BadRequest, Conflict } from '../errors';
-import { header, type HttpResult, type OperationContext, type WriteHandler } from './operation';
+import { header, isSqlWriteHandler, type HttpResult, type OperationContext, type RequestContext, type WriteHandler } from './operation';
+import type { Principal, StoredToken } from '../auth/bearer-guard';
+import { DeferredBearer } from '../auth/deferred-bearer';
 
 /** Response headers that belong to the stored outcome and are replayed with it. */
 const REPLAYED_HEADERS = ['ETag', 'Service-Effects', 'Location'];
@@ -20,18 +22,22 @@ export interface IdempotencyOptions {
   retentionHours: number;
 }
 
+/**
+ * `caller` is the principal of a write whose token was checked already (Prisma handlers), or the
+ * token that a write in our own transaction checks in the round trip of its BEGIN (SQL handlers).
+ */
 export async function runIdempotentWrite(
   db: Database,
-  ctx: OperationContext,
+  request: RequestContext,
+  caller: Principal | DeferredBearer,
   handler: WriteHandler,
   options: IdempotencyOptions,
 ): Promise<HttpResult> {
-  const key = parseIdempotencyKey(header(ctx, 'idempotency-key'));
-  const companyId = ctx.principal.companyId;
-  const fingerprint = fingerprintOf(ctx);
+  const key = parseIdempotencyKey(header(request, 'idempotency-key'));
+  const fingerprint = fingerprintOf(request);
   const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
-  const lock = lockIdOf(companyId, key);
-  const claimed = async (tx: AnyTransaction, claim: Claim, run: () => Promise<HttpResult>): Promise<HttpResult> => {
+  const claimed = async (tx: AnyTransaction, principal: Principal, claim: Claim, run: (ctx: OperationContext) => Promise<HttpResult>): Promise<HttpResult> => {
+    const companyId = principal.companyId;
     // A finished write is replayed whether or not its lock was free, so retries of the same
     // request never queue behind each other nor get 409 once the first one has committed.
     if (claim.record && claim.record.createdAt > retentionStart) return replayOrRefuse(claim.record, fingerprint);
@@ -42,7 +48,7 @@ export async function runIdempotentWrite(
     }
     if (claim.record) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
 
-    const result = await run();
+    const result = await run({ ...request, principal });
     const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
     const replayedHeaders = pickReplayedHeaders(result.headers ?? {});
     // Nothing reads the record before the end of the transaction: it can travel with COMMIT.
@@ -57,15 +63,24 @@ export async function runIdempotentWrite(
       headers: { ...result.headers, 'Idempotent-Replay': 'false' },
     };
   };
-  const outcome =
-    'onSqlTransaction' in handler
-      ? await inSqlTransaction(db, claimStatements(lock, companyId, key), (tx: SqlTransaction, opened) =>
-          claimed(tx, claimOf(opened), () => handler(ctx, tx)),
-        )
-      : await db.$transaction(async (tx) => claimed(tx, await claimKey(tx, lock, companyId, key), () => handler(ctx, tx)), {
-          maxWait: 10_000,
-          timeout: 20_000,
-        });
+  let outcome: HttpResult;
+  if (isSqlWriteHandler(handler)) {
+    // BEGIN, the token's check and the claim travel in one round trip; the claim reads the
+    // token's company. An unknown or refused token is 401/403 before anything is written.
+    const bearer = caller instanceof DeferredBearer ? caller : undefined;
+    const company = bearer ? bearer.companyExpression() : inlineParameters('$1', [(caller as Principal).companyId]);
+    const opening = [...(bearer ? [bearer.tokenStatement()] : []), ...claimStatements(company, inlineParameters('$1', [key]))];
+    outcome = await inSqlTransaction(db, opening, async (tx: SqlTransaction, opened) => {
+      const principal = bearer ? bearer.accept(opened[0]![0] as StoredToken | undefined) : (caller as Principal);
+      return claimed(tx, principal, claimOf(opened.slice(bearer ? 1 : 0)), (ctx) => handler(ctx, tx));
+    });
+  } else {
+    if (caller instanceof DeferredBearer) throw new Error('A Prisma write handler needs its principal before its transaction');
+    outcome = await db.$transaction(async (tx) => claimed(tx, caller, await claimKey(tx, caller.companyId, key), (ctx) => handler(ctx, tx)), {
+      maxWait: 10_000,
+      timeout: 20_000,
+    });
+  }
   // Committed: only now may the first response show what is never stored.
   const { firstResponseOnly, ...result } = outcome;
   if (!firstResponseOnly || !(result.body instanceof SerializedJson)) return result;
@@ -91,23 +106,29 @@ interface Claim {
   record: StoredOutcome | undefined;
 }
 
-const CLAIM_LOCK = 'SELECT pg_try_advisory_xact_lock($1) AS locked';
-const CLAIM_RECORD = `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
-  response_body AS "responseBody", created_at AS "createdAt" FROM idempotency_records WHERE company_id = $1 AND key = $2`;
+/**
+ * The claim's two statements for the SQL expressions of a company and a key. The lock's id is
+ * computed by PostgreSQL from both (length-prefixed, so no two pairs share a text), the same way
+ * on every path, so that any two processes writing with one key exclude each other.
+ */
+export const claimLock = (company: string, key: string) =>
+  `SELECT pg_try_advisory_xact_lock(hashtextextended(length(${company}) || ':' || ${company} || ${key}, 0)) AS locked`;
+const claimRecord = (company: string, key: string) => `SELECT fingerprint, response_status AS "responseStatus", response_headers AS "responseHeaders",
+  response_body AS "responseBody", created_at AS "createdAt" FROM idempotency_records WHERE company_id = ${company} AND key = ${key}`;
 
-/** In our own transaction the claim travels with BEGIN: one round trip, so its values are inlined. */
-function claimStatements(lock: bigint, companyId: string, key: string): string[] {
-  return [inlineParameters(CLAIM_LOCK, [lock]), inlineParameters(CLAIM_RECORD, [companyId, key])];
+/** In our own transaction the claim travels with BEGIN: one round trip, so its values come inlined. */
+function claimStatements(company: string, key: string): string[] {
+  return [claimLock(company, key), claimRecord(company, key)];
 }
 
 function claimOf(opened: unknown[][]): Claim {
-  const [lockRows, recordRows] = opened as [Array<{ locked: boolean }>, StoredOutcome[]];
+  const [lockRows, recordRows] = opened as [Array<{ locked: boolean | null }>, StoredOutcome[]];
   return { locked: lockRows[0]?.locked === true, record: recordRows[0] };
 }
 
-async function claimKey(tx: AnyTransaction, lock: bigint, companyId: string, key: string): Promise<Claim> {
-  const lockRows = await sqlOf(tx).rows<{ locked: boolean }>(CLAIM_LOCK, [lock]);
-  const recordRows = await sqlOf(tx).rows<StoredOutcome>(CLAIM_RECORD, [companyId, key]);
+async function claimKey(tx: AnyTransaction, companyId: string, key: string): Promise<Claim> {
+  const lockRows = await sqlOf(tx).rows<{ locked: boolean }>(claimLock('$1::text', '$2::text'), [companyId, key]);
+  const recordRows = await sqlOf(tx).rows<StoredOutcome>(claimRecord('$1', '$2'), [companyId, key]);
   return claimOf([lockRows, recordRows]);
 }
 
@@ -158,11 +179,7 @@ export function parseIdempotencyKey(raw: string | undefined): string {
   return key;
 }
 
-function lockIdOf(companyId: string, key: string): bigint {
-  return createHash('sha256').update(companyId).update('\0').update(key).digest().readBigInt64BE(0);
-}
-
-function fingerprintOf(ctx: OperationContext): string {
+function fingerprintOf(ctx: RequestContext): string {
   return createHash('sha256')
     .update(`${ctx.request.method.toUpperCase()} ${ctx.request.path}\n`)
     .update(canonicalJson(ctx.request.body))

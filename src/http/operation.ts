@@ -70,6 +70,10 @@ export interface SqlWriteHandler {
   readonly onSqlTransaction: true;
 }
 
+export function isSqlWriteHandler(handler: WriteHandler | undefined): handler is SqlWriteHandler {
+  return (handler as Partial<SqlWriteHandler> | undefined)?.onSqlTransaction === true;
+}
+
 export function sqlWriteHandler(handler: (ctx: OperationContext, tx: SqlTransaction) => Promise<HttpResult>): SqlWriteHandler {
   return Object.assign(handler, { onSqlTransaction: true as const });
 }

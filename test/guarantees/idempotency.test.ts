@@ -1,5 +1,5 @@
 /** Idempotency-Key on create and patch: replays, reuse, format, concurrency, failures, scope and retention. */
-import { createHash } from 'node:crypto';
+import { claimLock } from '../../src/http/idempotency';
 import request from 'supertest';
 import { guaranteeBody, newKey } from '../support/factories';
 import { expectErrorBody } from '../support/error-body';
@@ -224,14 +224,14 @@ describe('When the same key arrives several times at the same moment', () => {
     const own = await t.newAgency();
     const key = newKey();
     // Hold the key's lock the way an executing request (in any service process) holds it.
-    const lock = createHash('sha256').update(own.companyId).update('\0').update(key).digest().readBigInt64BE(0);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = t.db.$transaction(
       async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${lock})`;
+        const [{ locked: held }] = await tx.$queryRawUnsafe<Array<{ locked: boolean }>>(claimLock('$1::text', '$2::text'), own.companyId, key);
+        expect(held).toBe(true);
         locked();
         await released;
       },

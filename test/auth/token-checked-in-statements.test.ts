@@ -1,12 +1,14 @@
 /**
- * Get and list check the Bearer token inside their own statement (src/auth/deferred-bearer.ts).
- * Whatever the request and whatever the statement finds, a token that is unknown, expired,
- * revoked or short of the read scope must be answered exactly as on every other operation: 401
- * (or 403), never the guarantee, never 404, never an empty page, never a validation error.
+ * Get and list check the Bearer token inside their own statement, and every partner write checks
+ * it in the round trip of its BEGIN (src/auth/deferred-bearer.ts). Whatever the request and
+ * whatever the statements find, a token that is unknown, expired, revoked or short of the scope
+ * must be answered exactly as on every other operation: 401 (or 403), never the guarantee, never
+ * 404, never an empty page, never a validation error, never a replay, and nothing written.
  */
 import { expectErrorBody } from '../support/error-body';
 import { startTestApp, type Agency, type TestApp } from '../support/test-app';
-import { created, getGuarantee, listGuarantees } from '../guarantees/guarantee-http';
+import { countGuarantees, created, getGuarantee, listGuarantees, patchGuarantee, postGuarantee, storedVersion } from '../guarantees/guarantee-http';
+import { guaranteeBody, newKey } from '../support/factories';
 import type { Response } from 'supertest';
 
 let t: TestApp;
@@ -38,6 +40,11 @@ const TOKEN_STATES: Array<[string, Spoil, number, string]> = [
   ['a token of a revoked credential', changed((a) => t.db.credential.update({ where: { id: a.credentialId }, data: { revokedAt: new Date() } })), 401, 'unauthorized'],
   ['a token of a revoked secret', changed((a) => t.db.credentialSecret.update({ where: { id: a.secretId }, data: { revokedAt: new Date() } })), 401, 'unauthorized'],
   ['a token without the read scope', changed((a) => t.db.accessToken.updateMany({ where: { credentialId: a.credentialId }, data: { scopes: [WRITE] } })), 403, 'insufficient_scope'],
+];
+/** The same states for writes: the last one lacks the write scope instead. */
+const WRITE_TOKEN_STATES: Array<[string, Spoil, number, string]> = [
+  ...TOKEN_STATES.slice(0, -1),
+  ['a token without the write scope', changed((a) => t.db.accessToken.updateMany({ where: { credentialId: a.credentialId }, data: { scopes: [READ] } })), 403, 'insufficient_scope'],
 ];
 
 function expectRefused(response: Response, status: number, code: string): void {
@@ -106,5 +113,54 @@ describe('When get and list are called with a valid token', () => {
     await t.db.accessToken.updateMany({ where: { credentialId: agency.credentialId }, data: { scopes: [READ] } });
     expect((await getGuarantee(t, agency, id)).status).toBe(200);
     expect((await listGuarantees(t, agency)).status).toBe(200);
+  });
+});
+
+describe.each(WRITE_TOKEN_STATES)('When a write is sent with %s', (_state, spoil, status, code) => {
+  test(`then a create is ${status} ${code} and creates nothing, and its key stays free`, async () => {
+    const { agency } = await agencyWithGuarantee();
+    const key = newKey();
+    const spoilt = await spoil(agency);
+    expectRefused(await postGuarantee(t, spoilt, guaranteeBody(), key), status, code);
+    expect(await countGuarantees(t, agency)).toBe(1);
+    expect(await t.db.idempotencyRecord.count({ where: { companyId: agency.companyId, key } })).toBe(0);
+  });
+
+  test(`then the retry of a create that succeeded is ${status}, not the stored response`, async () => {
+    const agency = await t.newAgency();
+    const key = newKey();
+    const body = guaranteeBody();
+    expect((await postGuarantee(t, agency, body, key)).status).toBe(201);
+    const spoilt = await spoil(agency);
+    const retry = await postGuarantee(t, spoilt, body, key);
+    expectRefused(retry, status, code);
+    expect(retry.headers['idempotent-replay']).toBeUndefined();
+  });
+
+  test(`then a patch is ${status}, even without If-Match or with a malformed body, and changes nothing`, async () => {
+    const { agency, id } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await patchGuarantee(t, spoilt, id, { rentalAmount: 4321 }), status, code);
+    expectRefused(await patchGuarantee(t, spoilt, id, { rentalAmount: 4321 }, { ifMatch: null }), status, code);
+    expectRefused(await patchGuarantee(t, spoilt, id, '{not json'), status, code);
+    expect(await storedVersion(t, id)).toBe(1);
+  });
+});
+
+describe('When writes are sent with a valid token', () => {
+  test('then the token checked with BEGIN names the creator, and a retry replays', async () => {
+    const agency = await t.newAgency({ displayName: 'Deferred Check ERP' });
+    const key = newKey();
+    const body = guaranteeBody();
+    const first = await postGuarantee(t, agency, body, key);
+    expect(first.status).toBe(201);
+    expect(first.body.creator).toEqual({ name: 'Deferred Check ERP', serviceAccount: true });
+    const retry = await postGuarantee(t, agency, body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replay']).toBe('true');
+    expect(retry.text).toBe(first.text);
+    const patched = await patchGuarantee(t, agency, first.body.id, { rentalAmount: 4321 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.rentalAmount).toBe(4321);
   });
 });
