@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     scopes: [...SCOPES],
     createdBy: 'bench',
   });
-  const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, externalId: `CTR-${Math.floor(ROWS / 2)}` } });
+  // Found by its CPF, which no scenario changes (the patch scenario rewrites external ids).
+  const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, tenantCpfCnpj: String(Math.floor(ROWS / 2)).padStart(11, '0') } });
   await db.$disconnect();
 
   const service = await startService(
