@@ -7,6 +7,8 @@
 import type { Prisma, StatementEntry, StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { fromDateOnly } from '../database/column-values';
+import { sqlOf } from '../database/sql';
+import { companyBinding, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
 
 export type StatementEntryRow = StatementEntry;
 
@@ -50,30 +52,41 @@ export interface TotalsText {
   debits: string;
 }
 
-/** Sums of the company's day totals with `date < before` (or `date <= through`). */
-export async function sumDailyTotals(db: Queryable, companyId: string, bound: { before: string } | { through: string }): Promise<TotalsText> {
-  const rows =
-    'before' in bound
-      ? await db.$queryRaw<TotalsText[]>`
-          SELECT COALESCE(SUM(credits), 0)::text AS credits, COALESCE(SUM(debits), 0)::text AS debits
-          FROM ledger_daily_totals WHERE company_id = ${companyId} AND date < ${bound.before}::date`
-      : await db.$queryRaw<TotalsText[]>`
-          SELECT COALESCE(SUM(credits), 0)::text AS credits, COALESCE(SUM(debits), 0)::text AS debits
-          FROM ledger_daily_totals WHERE company_id = ${companyId} AND date <= ${bound.through}::date`;
-  return rows[0]!;
+/**
+ * Sums of the day totals with `date < before` (or `date <= through`) of the company in `scope`,
+ * which may be a Bearer token that the statement checks (it always returns one row).
+ */
+export async function sumDailyTotals(db: Queryable, scope: CompanyScope, bound: { before: string } | { through: string }): Promise<TotalsText> {
+  const binding = companyBinding(scope);
+  const [operator, date] = 'before' in bound ? ['<', bound.before] : ['<=', bound.through];
+  const rows = await sqlOf(db).rows<TotalsText & { bearerToken?: unknown }>(
+    `${binding.withClause()} SELECT COALESCE(SUM(credits), 0)::text AS credits, COALESCE(SUM(debits), 0)::text AS debits${binding.tokenColumn}
+     FROM ledger_daily_totals WHERE company_id = ${binding.company} AND date ${operator} $2::date`,
+    [binding.firstValue, date],
+    `sum-daily-totals-${operator === '<' ? 'before' : 'through'}${scope instanceof DeferredBearer ? '-for-token' : ''}`,
+  );
+  await binding.settle(rows);
+  return { credits: rows[0]!.credits, debits: rows[0]!.debits };
 }
 
 export interface DayTotalsText extends TotalsText {
   date: string;
 }
 
-/** The company's day totals from `startDate` to `endDate` (inclusive), oldest first; days without entries have no row. */
-export function dailyTotals(db: Queryable, companyId: string, startDate: string, endDate: string): Promise<DayTotalsText[]> {
-  return db.$queryRaw<DayTotalsText[]>`
-    SELECT to_char(date, 'YYYY-MM-DD') AS date, credits::text AS credits, debits::text AS debits
-    FROM ledger_daily_totals
-    WHERE company_id = ${companyId} AND date BETWEEN ${startDate}::date AND ${endDate}::date
-    ORDER BY date`;
+/**
+ * The day totals from `startDate` to `endDate` (inclusive) of the company in `scope`, oldest
+ * first; days without entries have no row. A deferred token is not settled here: the caller
+ * settles it (with `sumDailyTotals`) before using the rows.
+ */
+export function dailyTotals(db: Queryable, scope: CompanyScope, startDate: string, endDate: string): Promise<DayTotalsText[]> {
+  const binding = companyBinding(scope);
+  return sqlOf(db).rows<DayTotalsText>(
+    `${binding.withClause()} SELECT to_char(date, 'YYYY-MM-DD') AS date, credits::text AS credits, debits::text AS debits
+     FROM ledger_daily_totals
+     WHERE company_id = ${binding.company} AND date BETWEEN $2::date AND $3::date
+     ORDER BY date`,
+    [binding.firstValue, startDate, endDate],
+  );
 }
 
 export interface EntryFilter {

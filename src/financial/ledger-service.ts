@@ -5,6 +5,7 @@
  * Dates are calendar days in America/Sao_Paulo. The balance covers entries dated up to today, so
  * it always equals today's `closingBalance`; an entry dated in the future counts from its day on.
  */
+import type { CompanyScope } from '../auth/deferred-bearer';
 import type { StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
@@ -66,8 +67,8 @@ export interface BalanceCents {
 }
 
 /** The balance over every entry dated up to `today`: sums of the day totals, never of entries. */
-export async function getBalance(db: Queryable, companyId: string, today = todayInSaoPaulo()): Promise<BalanceCents> {
-  return totalsToCents(await ledger.sumDailyTotals(db, companyId, { through: today }));
+export async function getBalance(db: Queryable, scope: CompanyScope, today = todayInSaoPaulo()): Promise<BalanceCents> {
+  return totalsToCents(await ledger.sumDailyTotals(db, scope, { through: today }));
 }
 
 export interface DailySummaryCents {
@@ -85,16 +86,17 @@ export interface DailySummaryCents {
  */
 export async function listDailySummaries(
   db: Queryable,
-  companyId: string,
+  scope: CompanyScope,
   range: { startDate: string; endDate: string },
   today = todayInSaoPaulo(),
 ): Promise<DailySummaryCents[]> {
   const { startDate, endDate } = validateDateRange(range.startDate, range.endDate);
   const lastDay = endDate < today ? endDate : today;
   if (startDate > lastDay) return [];
+  // Two statements at once; the sum's settles a deferred token before the days are used.
   const [before, days] = await Promise.all([
-    ledger.sumDailyTotals(db, companyId, { before: startDate }),
-    ledger.dailyTotals(db, companyId, startDate, lastDay),
+    ledger.sumDailyTotals(db, scope, { before: startDate }),
+    ledger.dailyTotals(db, scope, startDate, lastDay),
   ]);
   const totalsByDay = new Map(days.map((day) => [day.date, totalsToCents(day)]));
   let balance = totalsToCents(before).balance;

@@ -6,7 +6,10 @@
  * 404, never an empty page, never a validation error, never a replay, and nothing written.
  */
 import { expectErrorBody } from '../support/error-body';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
+import request from 'supertest';
+import { API, startTestApp, type Agency, type TestApp } from '../support/test-app';
+import { todayInSaoPaulo } from '../../src/database/column-values';
+import { addDays } from '../../src/financial/date-range';
 import { countGuarantees, created, getGuarantee, listGuarantees, patchGuarantee, postGuarantee, storedVersion } from '../guarantees/guarantee-http';
 import { guaranteeBody, newKey } from '../support/factories';
 import type { Response } from 'supertest';
@@ -87,6 +90,19 @@ describe.each(TOKEN_STATES)('When get or list is called with %s', (_state, spoil
   });
 });
 
+describe.each(TOKEN_STATES)('When the balance or the daily summaries are read with %s', (_state, spoil, status, code) => {
+  test(`then each is ${status} ${code}, whatever the range, never figures`, async () => {
+    const { agency } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    expectRefused(await request(t.app).get(`${API}/v1/financial/balance`).set(spoilt.auth), status, code);
+    const today = todayInSaoPaulo();
+    for (const [startDate, endDate] of [[addDays(today, -30), today], [addDays(today, 10), addDays(today, 20)], ['2026-13-01', today]]) {
+      const response = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate, endDate }).set(spoilt.auth);
+      expectRefused(response, status, code);
+    }
+  });
+});
+
 describe('When get and list are called with a valid token', () => {
   test('then the statement that checks the token answers as before: the guarantee, 304, 404 and pages', async () => {
     const { agency, id, tenantCpf } = await agencyWithGuarantee();
@@ -162,5 +178,22 @@ describe('When writes are sent with a valid token', () => {
     const patched = await patchGuarantee(t, agency, first.body.id, { rentalAmount: 4321 });
     expect(patched.status).toBe(200);
     expect(patched.body.rentalAmount).toBe(4321);
+  });
+});
+
+describe('When the balance and the daily summaries are read with a valid token', () => {
+  test('then both answer 200 with the figures of the token\'s company', async () => {
+    const agency = await t.newAgency();
+    const balance = await request(t.app).get(`${API}/v1/financial/balance`).set(agency.auth);
+    expect(balance.status).toBe(200);
+    expect(balance.body).toMatchObject({ balance: 0, credits: 0, debits: 0 });
+    expect(balance.body).not.toHaveProperty('bearerToken');
+    const today = todayInSaoPaulo();
+    const days = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate: addDays(today, -2), endDate: today }).set(agency.auth);
+    expect(days.status).toBe(200);
+    expect(days.body).toHaveLength(3);
+    const future = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate: addDays(today, 10), endDate: addDays(today, 20) }).set(agency.auth);
+    expect(future.status).toBe(200);
+    expect(future.body).toEqual([]);
   });
 });
