@@ -10,6 +10,7 @@ import request from 'supertest';
 import { API, startTestApp, type Agency, type TestApp } from '../support/test-app';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
+import { poolOf } from '../../src/database/prisma-client';
 import { countGuarantees, created, getGuarantee, listGuarantees, patchGuarantee, postGuarantee, storedVersion } from '../guarantees/guarantee-http';
 import { guaranteeBody, newKey } from '../support/factories';
 import type { Response } from 'supertest';
@@ -195,5 +196,24 @@ describe('When the balance and the daily summaries are read with a valid token',
     const future = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate: addDays(today, 10), endDate: addDays(today, 20) }).set(agency.auth);
     expect(future.status).toBe(200);
     expect(future.body).toEqual([]);
+  });
+});
+
+describe('When a connection lost the prepared statement of the token check', () => {
+  test('then the next write on it prepares it again and succeeds, once', async () => {
+    const agency = await t.newAgency();
+    // A write leaves its connection on top of the idle pool (pg-pool reuses the last released first).
+    expect((await postGuarantee(t, agency, guaranteeBody())).status).toBe(201);
+    const client = await poolOf(t.db)!.connect();
+    try {
+      await client.query('DEALLOCATE bearer_token_check');
+    } finally {
+      client.release();
+    }
+    const next = await postGuarantee(t, agency, guaranteeBody());
+    expect(next.status).toBe(201);
+    expect(await countGuarantees(t, agency)).toBe(2);
+    const prepared = await poolOf(t.db)!.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = 'bearer_token_check'`);
+    expect(prepared.rows[0].n).toBe(1);
   });
 });
