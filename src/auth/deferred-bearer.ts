@@ -1,13 +1,16 @@
 /**
- * The Bearer check of the busiest reads, done inside the read's own statement instead of a round
- * trip of its own before it: on this machine a database round trip costs more of the service's
+ * The Bearer check of the busiest operations, done inside their own statements instead of a round
+ * trip of its own before them: on this machine a database round trip costs more of the service's
  * time than anything else a get does (bench/results.md). The token is still checked against the
  * database on every request, so revocation acts at once in every process.
  *
- * The statement binds the token's hash, takes the company from the token's row and returns that
- * row as JSON next to its own columns. Nothing the statement read is used until `settle` has
- * accepted the token; when the statement returns no row, `settle` checks the token alone, so a
- * bad token is 401 (or 403) exactly as on every other operation, never 404 or an empty list.
+ * - A read's statement binds the token's hash, takes the company from the token's row and returns
+ *   that row as JSON next to its own columns (`companyBinding`). When it returns no row, `settle`
+ *   checks the token alone, so a bad token is 401 (or 403), never 404 or an empty list.
+ * - A write in our own transaction sends the token's check with BEGIN and its idempotency claim
+ *   (`tokenStatement`, `companyExpression`), and `accept`s it before anything is written.
+ *
+ * Nothing a statement read is used until the token is accepted.
  */
 import type { Database } from '../database/prisma-client';
 import { batchStatement, inlineParameters, sqlOf } from '../database/sql';

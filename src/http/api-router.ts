@@ -40,7 +40,7 @@ export interface ApiRouterOptions {
 interface Exchange {
   apiRequest: OperationRequest;
   req: Request;
-  /** Set when the operation's read checks the Bearer token in its own statement. */
+  /** Set when the operation checks the Bearer token in its own statements (auth/deferred-bearer.ts). */
   bearer?: DeferredBearer;
 }
 
