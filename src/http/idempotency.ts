@@ -41,11 +41,7 @@ export async function runIdempotentWrite(
     // A finished write is replayed whether or not its lock was free, so retries of the same
     // request never queue behind each other nor get 409 once the first one has committed.
     if (claim.record && claim.record.createdAt > retentionStart) return replayOrRefuse(claim.record, fingerprint);
-    if (!claim.locked) {
-      throw new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
-        'Retry-After': '1',
-      });
-    }
+    if (!claim.locked) throw keyInUse();
     if (claim.record) await sqlOf(tx).rows('DELETE FROM idempotency_records WHERE company_id = $1 AND key = $2', [companyId, key]);
 
     const result = await run({ ...request, principal });
@@ -63,28 +59,46 @@ export async function runIdempotentWrite(
       headers: { ...result.headers, 'Idempotent-Replay': 'false' },
     };
   };
-  let outcome: HttpResult;
-  if (isSqlWriteHandler(handler)) {
-    // BEGIN, the token's check and the claim travel in one round trip; the claim reads the
-    // token's company. An unknown or refused token is 401/403 before anything is written.
-    const bearer = caller instanceof DeferredBearer ? caller : undefined;
-    const company = bearer ? bearer.companyExpression() : inlineParameters('$1', [(caller as Principal).companyId]);
-    const opening = [...(bearer ? [bearer.tokenStatement()] : []), ...claimStatements(company, inlineParameters('$1', [key]))];
-    outcome = await inSqlTransaction(db, opening, async (tx: SqlTransaction, opened) => {
-      const principal = bearer ? bearer.accept(opened[0]![0] as StoredToken | undefined) : (caller as Principal);
-      return claimed(tx, principal, claimOf(opened.slice(bearer ? 1 : 0)), (ctx) => handler(ctx, tx));
-    });
-  } else {
+  const inTransaction = (): Promise<HttpResult> => {
+    if (isSqlWriteHandler(handler)) {
+      // BEGIN, the token's check and the claim travel in one round trip; the claim reads the
+      // token's company. An unknown or refused token is 401/403 before anything is written.
+      const bearer = caller instanceof DeferredBearer ? caller : undefined;
+      const company = bearer ? bearer.companyExpression() : inlineParameters('$1', [(caller as Principal).companyId]);
+      const opening = [...(bearer ? [bearer.tokenStatement()] : []), ...claimStatements(company, inlineParameters('$1', [key]))];
+      return inSqlTransaction(db, opening, async (tx: SqlTransaction, opened) => {
+        const principal = bearer ? bearer.accept(opened[0]![0] as StoredToken | undefined) : (caller as Principal);
+        return claimed(tx, principal, claimOf(opened.slice(bearer ? 1 : 0)), (ctx) => handler(ctx, tx));
+      });
+    }
     if (caller instanceof DeferredBearer) throw new Error('A Prisma write handler needs its principal before its transaction');
-    outcome = await db.$transaction(async (tx) => claimed(tx, caller, await claimKey(tx, caller.companyId, key), (ctx) => handler(ctx, tx)), {
+    return db.$transaction(async (tx) => claimed(tx, caller, await claimKey(tx, caller.companyId, key), (ctx) => handler(ctx, tx)), {
       maxWait: 10_000,
       timeout: 20_000,
     });
-  }
+  };
+  const outcome = await inTransaction().catch((error: unknown) => {
+    // Two writes with one key that did not exclude each other (beside a process of an older
+    // version, whose lock id differed, during a rolling deploy): the record's primary key let one
+    // commit; this one rolled back entirely and is told to retry, which replays the first.
+    throw isRecordClash(error) ? keyInUse() : error;
+  });
   // Committed: only now may the first response show what is never stored.
   const { firstResponseOnly, ...result } = outcome;
   if (!firstResponseOnly || !(result.body instanceof SerializedJson)) return result;
   return { ...result, body: firstResponseOnly(JSON.parse(result.body.text)) };
+}
+
+function keyInUse(): Conflict {
+  return new Conflict('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+    'Retry-After': '1',
+  });
+}
+
+/** The idempotency record's primary key refused a second record (pg error, or Prisma's raw-query error that quotes it). */
+function isRecordClash(error: unknown): boolean {
+  const { code, constraint, message } = error as { code?: string; constraint?: string; message?: string };
+  return (code === '23505' && constraint === 'idempotency_records_pkey') || (typeof message === 'string' && message.includes('idempotency_records_pkey'));
 }
 
 interface StoredOutcome {

@@ -1,5 +1,6 @@
 /** Idempotency-Key on create and patch: replays, reuse, format, concurrency, failures, scope and retention. */
 import { claimLock } from '../../src/http/idempotency';
+import { poolOf } from '../../src/database/prisma-client';
 import request from 'supertest';
 import { guaranteeBody, newKey } from '../support/factories';
 import { expectErrorBody } from '../support/error-body';
@@ -250,6 +251,38 @@ describe('When the same key arrives several times at the same moment', () => {
     const afterRelease = await postGuarantee(t, own, guaranteeBody(), key);
     expect(afterRelease.status).toBe(201);
     expect(afterRelease.headers['idempotent-replay']).toBe('false');
+  });
+
+  test('then a write whose key gets a record from a write that did not share its lock (an older version beside it) is 409 and applies nothing', async () => {
+    const own = await t.newAgency();
+    const key = newKey();
+    // The other write's transaction: it stored its record for the key and has not committed yet.
+    const other = await poolOf(t.db)!.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body) VALUES ($1, $2, 'other-request', 201, '{}', NULL)`,
+        [own.companyId, key],
+      );
+      const pending = postGuarantee(t, own, guaranteeBody(), key).then((response) => response);
+      // The write runs up to its COMMIT, where its own record waits on the other one's.
+      for (let waited = 0; ; waited += 50) {
+        const blocked = await t.db.$queryRaw<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO idempotency_records%'`;
+        if (blocked[0]!.n > 0) break;
+        if (waited > 10_000) throw new Error('the write never reached its COMMIT');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await other.query('COMMIT');
+      const response = await pending;
+      expectErrorBody(response, 409, 'idempotency_key_in_use');
+      expect(response.headers['retry-after']).toBe('1');
+    } finally {
+      other.release();
+    }
+    expect(await countGuarantees(t, own)).toBe(0);
+    // The committed record governs the key from now on.
+    expectErrorBody(await postGuarantee(t, own, guaranteeBody(), key), 400, 'idempotency_key_reused');
   });
 
   test('then concurrent patches with one key change the guarantee once (version 2)', async () => {
