@@ -3,7 +3,8 @@ import type { Queryable } from '../database/prisma-client';
 import { sqlOf, type AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
-import { sqlWriteHandler, type OperationContext, type PrincipalReadHandler } from '../http/operation';
+import { sqlWriteHandler, tokenCheckingRead, type OperationContext, type RequestContext } from '../http/operation';
+import { companyBinding, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { guaranteeWriteResult } from './guarantee-handlers';
 import { appendHistory, listHistory, toHistoryEntry } from './history';
@@ -14,30 +15,36 @@ import { serviceEffectsHeader, type Status } from './status-machine';
 
 type Schemas = components['schemas'];
 
-/** The guarantee's status, or 404 when it is not the token's company's. */
-async function ownedStatus(db: Queryable | AnyTransaction, ctx: OperationContext): Promise<{ id: bigint; status: Status }> {
-  const [found] = await sqlOf(db).rows<{ id: bigint; status: Status }>(
-    'SELECT id, status::text AS status FROM rental_insurances WHERE id = $1 AND company_id = $2',
-    [guaranteeId(ctx), ctx.principal.companyId],
-    'owned-guarantee-status',
+/**
+ * The guarantee's status, or 404 when it is not the company's. `scope` may be a Bearer token that
+ * the same statement checks (the reads below), which is settled before the 404.
+ */
+async function ownedStatus(db: Queryable | AnyTransaction, scope: CompanyScope, ctx: RequestContext): Promise<{ id: bigint; status: Status }> {
+  const binding = companyBinding(scope);
+  const rows = await sqlOf(db).rows<{ id: bigint; status: Status; bearerToken?: unknown }>(
+    `${binding.withClause()} SELECT id, status::text AS status${binding.tokenColumn} FROM rental_insurances WHERE company_id = ${binding.company} AND id = $2`,
+    [binding.firstValue, guaranteeId(ctx)],
+    scope instanceof DeferredBearer ? 'owned-guarantee-status-for-token' : 'owned-guarantee-status',
   );
-  if (!found) throw new NotFound();
-  return found;
+  await binding.settle(rows);
+  if (!rows[0]) throw new NotFound();
+  return { id: rows[0].id, status: rows[0].status };
 }
 
-const listRentalInsuranceHistory: PrincipalReadHandler = async (ctx, db) => {
-  const { id } = await ownedStatus(db, ctx);
+// History and signatures check the Bearer token in the statement that finds the guarantee.
+const listRentalInsuranceHistory = tokenCheckingRead(async (ctx, db) => {
+  const { id } = await ownedStatus(db, ctx.bearer, ctx);
   return { status: 200, body: (await listHistory(db, id)).map(toHistoryEntry) };
-};
+});
 
-const listRentalInsuranceSignatures: PrincipalReadHandler = async (ctx, db) => {
-  const { id } = await ownedStatus(db, ctx);
+const listRentalInsuranceSignatures = tokenCheckingRead(async (ctx, db) => {
+  const { id } = await ownedStatus(db, ctx.bearer, ctx);
   return { status: 200, body: await listSignatures(db, id) };
-};
+});
 
 // Comments are allowed in every status and change neither data, status nor version.
 const createRentalInsuranceComment = sqlWriteHandler(async (ctx, tx) => {
-  const { id, status } = await ownedStatus(tx, ctx);
+  const { id, status } = await ownedStatus(tx, { companyId: ctx.principal.companyId }, ctx);
   const entry = await appendHistory(tx, {
     rentalInsuranceId: id,
     kind: 'comment',

@@ -84,6 +84,16 @@ describe.each(TOKEN_STATES)('When get or list is called with %s', (_state, spoil
     expectRefused(await listGuarantees(t, spoilt, [['tenantName', 'a']]), status, code);
   });
 
+  test(`then the history and the signatures of an existing guarantee, or of none, are ${status}`, async () => {
+    const { agency, id } = await agencyWithGuarantee();
+    const spoilt = await spoil(agency);
+    for (const target of [id, 999_999_999, 'not-a-number']) {
+      for (const part of ['history', 'signatures']) {
+        expectRefused(await request(t.app).get(`${API}/v1/rental-insurances/${target}/${part}`).set(spoilt.auth), status, code);
+      }
+    }
+  });
+
   test(`then a list with a query value that cannot be stored is ${status}, not 400`, async () => {
     const { agency } = await agencyWithGuarantee();
     const spoilt = await spoil(agency);
@@ -123,6 +133,19 @@ describe('When get and list are called with a valid token', () => {
     expect(empty.status).toBe(200);
     expect(empty.body.page.totalElements).toBe(0);
     expect(empty.body._embedded.rentalInsurances).toEqual([]);
+  });
+
+  test('then the history and the signatures answer as before: the entries, and 404 for an id that names nothing', async () => {
+    const { agency, id } = await agencyWithGuarantee();
+    const history = await request(t.app).get(`${API}/v1/rental-insurances/${id}/history`).set(agency.auth);
+    expect(history.status).toBe(200);
+    expect(history.body).toHaveLength(1);
+    expect(history.body[0]).toMatchObject({ status: { code: 'under_review' } });
+    const signatures = await request(t.app).get(`${API}/v1/rental-insurances/${id}/signatures`).set(agency.auth);
+    expect(signatures.status).toBe(200);
+    expect(Array.isArray(signatures.body)).toBe(true);
+    expectErrorBody(await request(t.app).get(`${API}/v1/rental-insurances/999999999/history`).set(agency.auth), 404, 'not_found');
+    expectErrorBody(await request(t.app).get(`${API}/v1/rental-insurances/abc/signatures`).set(agency.auth), 404, 'not_found');
   });
 
   test('then a read-only token reads, and a token whose scopes are extended in the database reads at once', async () => {
