@@ -1,5 +1,5 @@
 /** Thin handlers of the Financial operations: read the validated query, call the service, shape the response. */
-import { tokenCheckingRead, type PrincipalReadHandler, type ReadHandler, type RequestContext } from '../http/operation';
+import { tokenCheckingRead, type ReadHandler, type RequestContext } from '../http/operation';
 import { halPage, pageRequest } from '../http/paging';
 import { ValidationFailed } from '../errors';
 import { isStatementType } from './ledger-rules';
@@ -9,7 +9,7 @@ import { toBalanceResponse, toDailySummaryResponse, toStatementEntryResponse } f
 export function financialHandlers(): { read: Record<string, ReadHandler> } {
   return {
     read: {
-      // Balance and daily summaries check the Bearer token in their own statements (auth/deferred-bearer.ts).
+      // Every financial read checks the Bearer token in its own statements (auth/deferred-bearer.ts).
       getFinancialBalance: tokenCheckingRead(async (ctx, db) => {
         const balance = await getBalance(db, ctx.bearer);
         return { status: 200, body: toBalanceResponse(balance) };
@@ -20,11 +20,11 @@ export function financialHandlers(): { read: Record<string, ReadHandler> } {
         return { status: 200, body: days.map(toDailySummaryResponse) };
       }),
 
-      listStatementEntries: (async (ctx, db) => {
+      listStatementEntries: tokenCheckingRead(async (ctx, db) => {
         const page = pageRequest(ctx.request.query);
-        const { rows, total } = await listStatementEntries(db, ctx.principal.companyId, { ...dateRange(ctx), types: types(ctx) }, page);
+        const { rows, total } = await listStatementEntries(db, ctx.bearer, { ...dateRange(ctx), types: types(ctx) }, page);
         return { status: 200, body: halPage(ctx, 'statementEntries', rows.map(toStatementEntryResponse), total, page) };
-      }) satisfies PrincipalReadHandler,
+      }),
     },
   };
 }

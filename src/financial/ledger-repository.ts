@@ -4,11 +4,10 @@
  * PostgreSQL over `ledger_daily_totals` (one row per company and day) and returned as NUMERIC
  * text, so no binary float ever holds a sum.
  */
-import type { Prisma, StatementEntry, StatementType } from '../generated/prisma/client';
+import type { StatementEntry, StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
-import { fromDateOnly } from '../database/column-values';
 import { sqlOf } from '../database/sql';
-import { companyBinding, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
+import { companyBinding, companyIdOf, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
 
 export type StatementEntryRow = StatementEntry;
 
@@ -96,25 +95,35 @@ export interface EntryFilter {
   types: StatementType[];
 }
 
-/** One page of entries, newest first (date, then id, descending), and the number of matches. */
+/**
+ * One page of entries of the company in `scope`, newest first (date, then id, descending), and the
+ * number of matches. The count comes first (one row, which carries a deferred token's check), so
+ * a page past the end is never read.
+ */
 export async function listEntries(
   db: Queryable,
-  companyId: string,
+  scope: CompanyScope,
   filter: EntryFilter,
   page: { offset: number; size: number },
 ): Promise<{ rows: StatementEntryRow[]; total: number }> {
-  const where: Prisma.StatementEntryWhereInput = {
-    companyId,
-    date: { gte: fromDateOnly(filter.startDate), lte: fromDateOnly(filter.endDate) },
-  };
-  if (filter.types.length > 0) where.type = { in: filter.types };
-  const total = await db.statementEntry.count({ where });
+  const conditions = (company: string) =>
+    `company_id = ${company} AND date BETWEEN $2::date AND $3::date${filter.types.length > 0 ? ' AND type = ANY($4::"StatementType"[])' : ''}`;
+  const filterValues = [filter.startDate, filter.endDate, ...(filter.types.length > 0 ? [filter.types] : [])];
+  const binding = companyBinding(scope);
+  const counted = await sqlOf(db).rows<{ total: bigint; bearerToken?: unknown }>(
+    `${binding.withClause()} SELECT count(*)::int8 AS total${binding.tokenColumn} FROM statement_entries WHERE ${conditions(binding.company)}`,
+    [binding.firstValue, ...filterValues],
+  );
+  await binding.settle(counted);
+  const total = Number(counted[0]!.total);
   if (page.offset >= total) return { rows: [], total };
-  const rows = await db.statementEntry.findMany({
-    where,
-    orderBy: [{ date: 'desc' }, { id: 'desc' }],
-    skip: page.offset,
-    take: page.size,
-  });
+  const companyId = await companyIdOf(scope);
+  const offset = `$${filterValues.length + 2}`;
+  const limit = `$${filterValues.length + 3}`;
+  const rows = await sqlOf(db).rows<StatementEntryRow>(
+    `SELECT id, company_id AS "companyId", date, description, amount, type::text AS type, rental_insurance_id AS "rentalInsuranceId", created_at AS "createdAt"
+     FROM statement_entries WHERE ${conditions('$1')} ORDER BY date DESC, id DESC OFFSET ${offset} LIMIT ${limit}`,
+    [companyId, ...filterValues, page.offset, page.size],
+  );
   return { rows, total };
 }

@@ -123,13 +123,13 @@ export interface StatementEntryQuery {
 /** One page of the company's entries in the range (at most 366 days), newest first. */
 export async function listStatementEntries(
   db: Queryable,
-  companyId: string,
+  scope: CompanyScope,
   query: StatementEntryQuery,
   page: { offset: number; size: number },
 ): Promise<{ rows: StatementEntryRow[]; total: number }> {
   const { startDate, endDate } = validateDateRange(query.startDate, query.endDate);
   const types = [...new Set(query.types ?? [])];
-  return ledger.listEntries(db, companyId, { startDate, endDate, types }, page);
+  return ledger.listEntries(db, scope, { startDate, endDate, types }, page);
 }
 
 function totalsToCents(totals: ledger.TotalsText): BalanceCents {

@@ -101,15 +101,19 @@ describe.each(TOKEN_STATES)('When get or list is called with %s', (_state, spoil
   });
 });
 
-describe.each(TOKEN_STATES)('When the balance or the daily summaries are read with %s', (_state, spoil, status, code) => {
-  test(`then each is ${status} ${code}, whatever the range, never figures`, async () => {
+describe.each(TOKEN_STATES)('When the financial figures are read with %s', (_state, spoil, status, code) => {
+  test(`then balance, daily summaries and statement entries are each ${status} ${code}, whatever the range or page, never figures`, async () => {
     const { agency } = await agencyWithGuarantee();
     const spoilt = await spoil(agency);
     expectRefused(await request(t.app).get(`${API}/v1/financial/balance`).set(spoilt.auth), status, code);
     const today = todayInSaoPaulo();
     for (const [startDate, endDate] of [[addDays(today, -30), today], [addDays(today, 10), addDays(today, 20)], ['2026-13-01', today]]) {
-      const response = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate, endDate }).set(spoilt.auth);
-      expectRefused(response, status, code);
+      const summaries = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate, endDate }).set(spoilt.auth);
+      expectRefused(summaries, status, code);
+      for (const extra of [{}, { page: 3 }, { type: 'fee' }, { type: 'no-such-type' }]) {
+        const entries = await request(t.app).get(`${API}/v1/financial/statement-entries`).query({ startDate, endDate, ...extra }).set(spoilt.auth);
+        expectRefused(entries, status, code);
+      }
     }
   });
 });
@@ -205,8 +209,8 @@ describe('When writes are sent with a valid token', () => {
   });
 });
 
-describe('When the balance and the daily summaries are read with a valid token', () => {
-  test('then both answer 200 with the figures of the token\'s company', async () => {
+describe('When the financial figures are read with a valid token', () => {
+  test('then each answers 200 with the figures of the token\'s company', async () => {
     const agency = await t.newAgency();
     const balance = await request(t.app).get(`${API}/v1/financial/balance`).set(agency.auth);
     expect(balance.status).toBe(200);
@@ -219,6 +223,10 @@ describe('When the balance and the daily summaries are read with a valid token',
     const future = await request(t.app).get(`${API}/v1/financial/daily-summaries`).query({ startDate: addDays(today, 10), endDate: addDays(today, 20) }).set(agency.auth);
     expect(future.status).toBe(200);
     expect(future.body).toEqual([]);
+    const entries = await request(t.app).get(`${API}/v1/financial/statement-entries`).query({ startDate: addDays(today, -2), endDate: today }).set(agency.auth);
+    expect(entries.status).toBe(200);
+    expect(entries.body.page).toEqual({ size: 20, totalElements: 0, totalPages: 0, number: 0 });
+    expect(entries.body._embedded.statementEntries).toEqual([]);
   });
 });
 
