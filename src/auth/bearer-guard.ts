@@ -86,11 +86,14 @@ export function principalOf(stored: StoredToken | undefined, requirements: strin
   return principal;
 }
 
+/** The stored token by its hash, in a round trip of its own (undefined when unknown). */
+export async function findStoredToken(db: Database, tokenHash: string): Promise<StoredToken | undefined> {
+  return (await sqlOf(db).rows<StoredToken>(storedTokenSelect('$1'), [tokenHash], 'bearer-token'))[0];
+}
+
 /** One round trip of its own: the token with its credential and secret, revocations included. */
 export async function authenticateBearer(db: Database, environment: Environment, authorization: string | undefined, requirements: string[][]): Promise<Principal> {
-  const tokenHash = bearerTokenHash(environment, authorization);
-  const rows = await sqlOf(db).rows<StoredToken>(storedTokenSelect('$1'), [tokenHash], 'bearer-token');
-  return principalOf(rows[0], requirements);
+  return principalOf(await findStoredToken(db, bearerTokenHash(environment, authorization)), requirements);
 }
 
 /**

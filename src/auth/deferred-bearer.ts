@@ -13,8 +13,8 @@
  * Nothing a statement read is used until the token is accepted.
  */
 import type { Database } from '../database/prisma-client';
-import { batchStatement, inlineParameters, sqlOf } from '../database/sql';
-import { principalOf, storedTokenSelect, type Principal, type StoredToken } from './bearer-guard';
+import { batchStatement, inlineParameters } from '../database/sql';
+import { findStoredToken, principalOf, storedTokenSelect, type Principal, type StoredToken } from './bearer-guard';
 
 // Its three-table join costs PostgreSQL more to plan than to run: prepared once per connection.
 const TOKEN_CHECK = batchStatement('bearer_token_check', ['text'], storedTokenSelect('$1'));
@@ -39,9 +39,7 @@ export class DeferredBearer {
    */
   async settle(firstRow: { bearerToken?: unknown } | undefined): Promise<Principal> {
     if (this.principal) return this.principal;
-    const stored = firstRow
-      ? (firstRow.bearerToken as StoredToken | null)
-      : (await sqlOf(this.db).rows<StoredToken>(storedTokenSelect('$1'), [this.tokenHash], 'bearer-token'))[0];
+    const stored = firstRow ? (firstRow.bearerToken as StoredToken | null) : await findStoredToken(this.db, this.tokenHash);
     return this.accept(stored ?? undefined);
   }
 
