@@ -73,28 +73,33 @@ export interface CompanyBinding {
   withClause(...items: string[]): string;
   /** Goes at the end of the select list (empty, or the token's row as JSON, `bearerToken`). */
   tokenColumn: string;
+  /** The name of a fixed statement written with this binding (the text differs when it checks a token). */
+  statementName(name: string): string;
   /** Must be awaited with the statement's rows before any of them is used. */
   settle(rows: ReadonlyArray<{ bearerToken?: unknown }>): Promise<void>;
 }
 
 export function companyBinding(scope: CompanyScope): CompanyBinding {
   if (!(scope instanceof DeferredBearer)) {
-    return { firstValue: scope.companyId, company: '$1', withClause: withClauseOf, tokenColumn: '', settle: async () => undefined };
+    return {
+      firstValue: scope.companyId,
+      company: '$1',
+      withClause: withClauseOf,
+      tokenColumn: '',
+      statementName: (name) => name,
+      settle: async () => undefined,
+    };
   }
   return {
     firstValue: scope.tokenHash,
     company: '(SELECT "companyId" FROM bearer)',
     withClause: (...items) => withClauseOf(`bearer AS (${storedTokenSelect('$1')})`, ...items),
     tokenColumn: ', (SELECT to_jsonb(bearer) FROM bearer) AS "bearerToken"',
+    statementName: (name) => `${name}-for-token`,
     settle: async (rows) => void (await scope.settle(rows[0])),
   };
 }
 
 function withClauseOf(...items: string[]): string {
   return items.length > 0 ? `WITH ${items.join(', ')}` : '';
-}
-
-/** The company of a scope whose read takes several statements: a deferred token is settled first. */
-export async function companyIdOf(scope: CompanyScope): Promise<string> {
-  return scope instanceof DeferredBearer ? (await scope.settle(undefined)).companyId : scope.companyId;
 }

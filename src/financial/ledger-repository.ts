@@ -7,7 +7,7 @@
 import type { StatementEntry, StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { sqlOf } from '../database/sql';
-import { companyBinding, companyIdOf, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
+import { companyBinding, type CompanyScope } from '../auth/deferred-bearer';
 
 export type StatementEntryRow = StatementEntry;
 
@@ -62,7 +62,7 @@ export async function sumDailyTotals(db: Queryable, scope: CompanyScope, bound: 
     `${binding.withClause()} SELECT COALESCE(SUM(credits), 0)::text AS credits, COALESCE(SUM(debits), 0)::text AS debits${binding.tokenColumn}
      FROM ledger_daily_totals WHERE company_id = ${binding.company} AND date ${operator} $2::date`,
     [binding.firstValue, date],
-    `sum-daily-totals-${operator === '<' ? 'before' : 'through'}${scope instanceof DeferredBearer ? '-for-token' : ''}`,
+    binding.statementName(`sum-daily-totals-${operator === '<' ? 'before' : 'through'}`),
   );
   await binding.settle(rows);
   return { credits: rows[0]!.credits, debits: rows[0]!.debits };
@@ -106,24 +106,21 @@ export async function listEntries(
   filter: EntryFilter,
   page: { offset: number; size: number },
 ): Promise<{ rows: StatementEntryRow[]; total: number }> {
-  const conditions = (company: string) =>
-    `company_id = ${company} AND date BETWEEN $2::date AND $3::date${filter.types.length > 0 ? ' AND type = ANY($4::"StatementType"[])' : ''}`;
-  const filterValues = [filter.startDate, filter.endDate, ...(filter.types.length > 0 ? [filter.types] : [])];
   const binding = companyBinding(scope);
+  const values = [binding.firstValue, filter.startDate, filter.endDate, ...(filter.types.length > 0 ? [filter.types] : [])];
+  const where = `company_id = ${binding.company} AND date BETWEEN $2::date AND $3::date${filter.types.length > 0 ? ' AND type = ANY($4::"StatementType"[])' : ''}`;
   const counted = await sqlOf(db).rows<{ total: bigint; bearerToken?: unknown }>(
-    `${binding.withClause()} SELECT count(*)::int8 AS total${binding.tokenColumn} FROM statement_entries WHERE ${conditions(binding.company)}`,
-    [binding.firstValue, ...filterValues],
+    `${binding.withClause()} SELECT count(*)::int8 AS total${binding.tokenColumn} FROM statement_entries WHERE ${where}`,
+    values,
   );
   await binding.settle(counted);
   const total = Number(counted[0]!.total);
   if (page.offset >= total) return { rows: [], total };
-  const companyId = await companyIdOf(scope);
-  const offset = `$${filterValues.length + 2}`;
-  const limit = `$${filterValues.length + 3}`;
   const rows = await sqlOf(db).rows<StatementEntryRow>(
-    `SELECT id, company_id AS "companyId", date, description, amount, type::text AS type, rental_insurance_id AS "rentalInsuranceId", created_at AS "createdAt"
-     FROM statement_entries WHERE ${conditions('$1')} ORDER BY date DESC, id DESC OFFSET ${offset} LIMIT ${limit}`,
-    [companyId, ...filterValues, page.offset, page.size],
+    `${binding.withClause()} SELECT id, company_id AS "companyId", date, description, amount, type::text AS type,
+       rental_insurance_id AS "rentalInsuranceId", created_at AS "createdAt"
+     FROM statement_entries WHERE ${where} ORDER BY date DESC, id DESC OFFSET $${values.length + 1} LIMIT $${values.length + 2}`,
+    [...values, page.offset, page.size],
   );
   return { rows, total };
 }

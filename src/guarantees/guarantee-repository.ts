@@ -3,7 +3,7 @@ import type { CoTenant } from '../generated/prisma/client';
 import type { CoTenantColumns } from './guarantee-input';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { sqlOf, statementNameFor, type AnyTransaction } from '../database/sql';
-import { companyBinding, companyIdOf, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
+import { companyBinding, type CompanyScope } from '../auth/deferred-bearer';
 import type { Status } from './status-machine';
 import type { GuaranteeRow } from './guarantee-mapper';
 
@@ -102,7 +102,7 @@ export async function findGuarantee(db: Queryable, scope: CompanyScope, id: bigi
   const records = await sqlOf(db).rows<GuaranteeRecord>(
     `${binding.withClause()} ${SELECT_GUARANTEE_FIELDS}${binding.tokenColumn} FROM rental_insurances r WHERE r.company_id = ${binding.company} AND r.id = $2`,
     [binding.firstValue, id],
-    scope instanceof DeferredBearer ? 'find-guarantee-for-token' : 'find-guarantee',
+    binding.statementName('find-guarantee'),
   );
   await binding.settle(records);
   return records[0] ? toGuaranteeRow(records[0]) : null;
@@ -181,9 +181,8 @@ export async function listGuarantees(
   filters: GuaranteeFilters,
   page: { offset: number; size: number },
 ): Promise<{ rows: GuaranteeRow[]; total: number }> {
-  // Page 0 (nearly every call) checks a deferred token in its own statements. A later page
-  // settles the token first, with a round trip of its own.
-  const binding = companyBinding(page.offset === 0 ? scope : { companyId: await companyIdOf(scope) });
+  // Every statement takes the company from the binding; the first one whose rows are used settles a deferred token.
+  const binding = companyBinding(scope);
   const values: unknown[] = [binding.firstValue];
   // Conditions are written for any table alias: the page reads `r`, the totals count `c` or `s`.
   const conditions: Array<(alias: string) => string> = [(alias) => `${alias}.company_id = ${binding.company}`];
@@ -213,7 +212,9 @@ export async function listGuarantees(
     `${SELECT_GUARANTEE_FIELDS}${extraColumns} FROM rental_insurances r WHERE ${whereFor('r')} ${order('r')} OFFSET ${offset} LIMIT ${limit}`;
   const sql = sqlOf(db);
 
-  const countAll = async (tokenColumn = '') => sql.rows<{ total: bigint; bearerToken?: unknown }>(`${binding.withClause()} SELECT (${countText}) AS total${tokenColumn}`, values);
+  // One row whatever matches, so it always carries the token's check.
+  const countAll = () => sql.rows<{ total: bigint; bearerToken?: unknown }>(`${binding.withClause()} SELECT (${countText}) AS total${binding.tokenColumn}`, values);
+  const readPage = () => sql.rows<GuaranteeRecord>(`${binding.withClause()} ${pageText('')}`, pageValues);
 
   if (page.offset === 0 && filters.tenantNameFolded === undefined) {
     // Page and total in one round trip (the total is cheap here). No row on page 0 means no match at all.
@@ -223,15 +224,17 @@ export async function listGuarantees(
   }
   if (page.offset === 0) {
     // A name search costs an index scan for the page and another for the total: on a pool they
-    // run on two connections at once. The total's single row carries the token's check.
-    const [records, totals] = await Promise.all([sql.rows<GuaranteeRecord>(`${binding.withClause()} ${pageText('')}`, pageValues), countAll(binding.tokenColumn)]);
+    // run on two connections at once.
+    const [records, totals] = await Promise.all([readPage(), countAll()]);
     await binding.settle(totals);
     return { rows: records.map(toGuaranteeRow), total: Number(totals[0]!.total) };
   }
   // A later page first checks that it exists, so an offset past the end never makes PostgreSQL
   // skip through a company's rows.
-  const total = Number((await countAll())[0]!.total);
-  const records = page.offset < total ? await sql.rows<GuaranteeRecord>(pageText(''), pageValues) : [];
+  const totals = await countAll();
+  await binding.settle(totals);
+  const total = Number(totals[0]!.total);
+  const records = page.offset < total ? await readPage() : [];
   return { rows: records.map(toGuaranteeRow), total };
 }
 

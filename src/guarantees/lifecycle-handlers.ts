@@ -4,7 +4,7 @@ import { sqlOf, type AnyTransaction } from '../database/sql';
 import { NotFound } from '../errors';
 import type { components } from '../generated/partner-api';
 import { sqlWriteHandler, tokenCheckingRead, type OperationContext, type RequestContext } from '../http/operation';
-import { companyBinding, DeferredBearer, type CompanyScope } from '../auth/deferred-bearer';
+import { companyBinding, type CompanyScope } from '../auth/deferred-bearer';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { guaranteeWriteResult } from './guarantee-handlers';
 import { appendHistory, listHistory, toHistoryEntry } from './history';
@@ -24,7 +24,7 @@ async function ownedStatus(db: Queryable | AnyTransaction, scope: CompanyScope, 
   const rows = await sqlOf(db).rows<{ id: bigint; status: Status; bearerToken?: unknown }>(
     `${binding.withClause()} SELECT id, status::text AS status${binding.tokenColumn} FROM rental_insurances WHERE company_id = ${binding.company} AND id = $2`,
     [binding.firstValue, guaranteeId(ctx)],
-    scope instanceof DeferredBearer ? 'owned-guarantee-status-for-token' : 'owned-guarantee-status',
+    binding.statementName('owned-guarantee-status'),
   );
   await binding.settle(rows);
   if (!rows[0]) throw new NotFound();

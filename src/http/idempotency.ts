@@ -23,8 +23,8 @@ export interface IdempotencyOptions {
 }
 
 /**
- * `caller` is the principal of a write whose token was checked already (Prisma handlers), or the
- * token that a write in our own transaction checks in the round trip of its BEGIN (SQL handlers).
+ * `caller` is the token that a write in our own transaction checks in the round trip of its BEGIN
+ * (SQL handlers), or the principal of a write whose token was checked already (Prisma handlers).
  */
 export async function runIdempotentWrite(
   db: Database,
@@ -63,12 +63,11 @@ export async function runIdempotentWrite(
     if (isSqlWriteHandler(handler)) {
       // BEGIN, the token's check and the claim travel in one round trip; the claim reads the
       // token's company. An unknown or refused token is 401/403 before anything is written.
-      const bearer = caller instanceof DeferredBearer ? caller : undefined;
-      const company = bearer ? bearer.companyExpression() : inlineParameters('$1', [(caller as Principal).companyId]);
-      const opening = [...(bearer ? [bearer.tokenStatement()] : []), ...claimStatements(company, inlineParameters('$1', [key]))];
-      return inSqlTransaction(db, opening, async (tx: SqlTransaction, opened) => {
-        const principal = bearer ? bearer.accept(opened[0]![0] as StoredToken | undefined) : (caller as Principal);
-        return claimed(tx, principal, claimOf(opened.slice(bearer ? 1 : 0)), (ctx) => handler(ctx, tx));
+      if (!(caller instanceof DeferredBearer)) throw new Error('A write in our own transaction checks its token with BEGIN');
+      const opening = [caller.tokenStatement(), ...claimStatements(caller.companyExpression(), inlineParameters('$1', [key]))];
+      return inSqlTransaction(db, opening, async (tx: SqlTransaction, [tokenRows, ...claimRows]) => {
+        const principal = caller.accept(tokenRows![0] as StoredToken | undefined);
+        return claimed(tx, principal, claimOf(claimRows), (ctx) => handler(ctx, tx));
       });
     }
     if (caller instanceof DeferredBearer) throw new Error('A Prisma write handler needs its principal before its transaction');
