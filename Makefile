@@ -6,15 +6,16 @@ export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 export CHECKPOINT_DISABLE := 1
 
-.PHONY: help install generate build start test check lint check-generated typecheck migrate admin bench clean
+.PHONY: help install generate build start test test-node24 check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
+.PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
 # `npm install` with the committed lockfile, not `npm ci`: npm 11 writes no lockfile entries for
 # unrs-resolver's bindings of other platforms, and `npm ci` then refuses the lockfile as out of sync.
-$(NPM_STAMP): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json $(wildcard clients/*/package.json examples/*/package.json conformance/package.json)
 	npm install --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
@@ -35,10 +36,28 @@ test: install ## Install and run the whole test suite against a real PostgreSQL 
 	@mkdir -p .data
 	npx jest --json --outputFile=.data/jest-results.json; status=$$?; node scripts/test-summary.mjs .data/jest-results.json; exit $$status
 
+# Node 20 is past its end of life: the suite also runs on Node 24 LTS, fetched from the npm registry.
+test-node24: install ## The whole test suite again on Node 24 LTS (npx -p node@24); CI runs it after make test
+	@mkdir -p .data
+	npx -y -p node@24 node node_modules/jest/bin/jest.js --json --outputFile=.data/jest-results-node24.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-node24.json; exit $$status
+
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 
-lint: install ## Lint the OpenAPI documents (Redocly recommended rules)
+PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,js}" "bench/**/*.ts" "*.{ts,mjs,js}"
+
+lint: lint-openapi lint-code ## Lint the OpenAPI documents and the code (ESLint, Prettier)
+
+lint-openapi: install ## Lint the OpenAPI documents (Redocly recommended rules)
 	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/operations.yaml
+	@# Health probes answer no 4xx at all: the one rule that cannot hold for them.
+	npx redocly lint openapi/health.yaml --skip-rule operation-4xx-response
+
+lint-code: install ## ESLint (typescript-eslint recommended) and Prettier's check over src, test, scripts and bench
+	npx eslint --max-warnings=0 .
+	npx prettier --check $(PRETTIER_FILES)
+
+format: install ## Rewrite the code in Prettier's format
+	npx prettier --write $(PRETTIER_FILES)
 
 check-generated: install ## Fail when src/generated/ differs from a fresh generation
 	node scripts/generate-types.mjs --check
@@ -52,15 +71,42 @@ contract-checks: spectral breaking-changes contract-journey ## Spectral + OWASP 
 spectral: install ## Lint partner.yaml and auth.yaml with Spectral: OpenAPI and OWASP API security rules (.spectral.yaml)
 	npx spectral lint openapi/partner.yaml openapi/auth.yaml --fail-severity=warn
 
-breaking-changes: install ## Optic: fail on a breaking change against openapi/published/ (plus a 3-case self-test)
+breaking-changes: install ## Optic: fail on a breaking change against openapi/published/, and the changelog rule (plus a quick self-test)
 	node scripts/contract/breaking-changes.mjs
 	node scripts/contract/breaking-changes.mjs --self-test=quick
 
-breaking-changes-selftest: install ## All 13 cases of the breaking-change self-test (about 1-2 minutes)
+breaking-changes-selftest: install ## All 15 cases of the breaking-change self-test (about 1-2 minutes)
 	node scripts/contract/breaking-changes.mjs --self-test
 
 contract-journey: install ## A partner journey through Prism (proxy, --errors) in front of the real service, and its self-test
 	node scripts/contract/prism-journey.mjs --self-test
+
+# Integrator kit (issue 15). CI runs `make -k integrator-kit` after `make contract-checks`.
+integrator-kit: reference-page-check client-test example conformance-selftest ## Reference page in Chromium, client tests, example, conformance kit self-test
+
+reference-page-check: install ## GET /docs in headless Chromium (Debian's, apt-get installed if missing): every operation, no outside request; screenshots in .data/reference-page/
+	node scripts/reference-page-check.mjs
+
+client-build: install ## Compile the TypeScript client (clients/typescript/) to its dist/
+	npx tsc -p clients/typescript/tsconfig.json
+
+client-test: client-build ## The TypeScript client's tests against a real sandbox service (retries, replays, tokens, If-Match)
+	npx tsc -p clients/typescript/tsconfig.test.json
+	node --import tsx --test --test-reporter=spec clients/typescript/test/*.test.ts
+
+example: client-build ## Build examples/typescript and run it against a fresh sandbox service, creation to active
+	npx tsc -p examples/typescript/tsconfig.json
+	node scripts/run-example.mjs
+
+conformance-build: install ## Compile the partner conformance kit (conformance/) to its dist/
+	npx tsc -p conformance/tsconfig.json
+
+conformance-selftest: conformance-build ## The kit passes against a fresh sandbox and fails, naming the step, when one answer is out of contract
+	npx tsc -p conformance/tsconfig.test.json
+	node --import tsx --test --test-reporter=spec conformance/test/*.test.ts
+
+conformance: conformance-build ## Run the kit: make conformance ARGS="--base-url URL --auth-url URL --client-id ID" (secret in RG_CLIENT_SECRET)
+	node conformance/dist/cli.js $(ARGS)
 
 migrate: install ## Apply migrations to DATABASE_URL
 	npx prisma migrate deploy
@@ -70,6 +116,9 @@ admin: build ## Admin tool: make admin ARGS="credentials create --company acme -
 
 bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minutes) and write bench/results.md
 	node dist/bench/run.js
+
+bench-compare: build ## Interleaved A/B of this checkout against another built one: make bench-compare OLD=../old-main
+	OLD=$(OLD) node dist/bench/compare.js
 
 clean: ## Remove build output and local databases
 	rm -rf dist .data

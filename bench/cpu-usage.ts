@@ -65,4 +65,3 @@ export function countCpu(serverPid: number | undefined): { perRequest(requests: 
     },
   };
 }
-

@@ -15,9 +15,17 @@ export interface Measurement {
   cpu: CpuPerRequest;
 }
 
+export interface References {
+  /** The bare Express JSON endpoint. */
+  ceiling: number;
+  /** Express + one Prisma $queryRaw with the token check, and the same with a prepared pg statement. */
+  prismaFloor: number;
+  pgFloor: number;
+}
+
 export function formatResults(
   measurements: Measurement[],
-  ceiling: number,
+  references: References,
   run: { rows: number; seconds: number; connections: number; maxRssMb: number },
 ): string {
   const lines = [
@@ -27,11 +35,13 @@ export function formatResults(
       `${run.rows.toLocaleString('en-US')} guarantees and ${run.rows.toLocaleString('en-US')} statement entries. ` +
       'Service, PostgreSQL and load generator share the same 2-core machine. Reproduce with `make bench`.',
     '',
-    '| Operation | connections | req/s | fraction of ceiling | target | p50 ms | p99 ms | service RSS MB | CPU ms/request: server, PostgreSQL, load generator | statuses |',
+    '| Operation | connections | req/s | fraction of Prisma floor, pg floor, ceiling | target | p50 ms | p99 ms | service RSS MB | CPU ms/request: server, PostgreSQL, load generator | statuses |',
     '|---|---:|---:|---:|---|---:|---:|---:|---:|---|',
     ...measurements.map(
       (m) =>
-        `| ${m.name} | ${m.connections} | ${m.requestsPerSecond.toFixed(0)} | ${(m.requestsPerSecond / ceiling).toFixed(3)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${m.peakRssMb || ''} | ${cpuCell(m.cpu)} | ${Object.entries(m.statuses)
+        `| ${m.name} | ${m.connections} | ${m.requestsPerSecond.toFixed(0)} | ${fractions(m.requestsPerSecond, references)} | ${m.target ?? ''} | ${m.p50} | ${m.p99} | ${m.peakRssMb || ''} | ${cpuCell(m.cpu)} | ${Object.entries(
+          m.statuses,
+        )
           .map(([status, count]) => `${status}×${count}`)
           .join(' ')}${m.errors ? ` errors×${m.errors}` : ''} |`,
     ),
@@ -40,11 +50,15 @@ export function formatResults(
     '',
     'CPU ms/request is the CPU time each party spent during the measurement divided by the requests answered ' +
       '(server: the reference server or the service; load generator: autocannon). With 2 cores, a rate of R req/s ' +
-      'leaves at most 2000 / R ms of CPU per request for all three together, and the server\'s own main thread ' +
+      "leaves at most 2000 / R ms of CPU per request for all three together, and the server's own main thread " +
       'at most 1000 / R ms.',
     '',
   ];
   return lines.join('\n');
+}
+
+function fractions(rate: number, references: References): string {
+  return [references.prismaFloor, references.pgFloor, references.ceiling].map((reference) => (rate / reference).toFixed(2)).join(', ');
 }
 
 function cpuCell(cpu: CpuPerRequest): string {

@@ -44,6 +44,8 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
   // Each patch goes to another seeded guarantee that is under review (seed.ts: id % 10 = 0); the
   // If-Match list accepts the first versions so that re-running the benchmark still patches.
   let nextPatched = 10 * (1 + Math.floor(Math.random() * Math.max(inputs.totalRows / 10 - 20_000, 1)));
+  // Co-tenants go to other under-review guarantees, from the top of the range down (patches go up).
+  let nextCoTenantHolder = 10 * Math.floor(inputs.totalRows / 10) - 10 * Math.floor(Math.random() * 10_000);
   const anyEarlyVersion = Array.from({ length: 20 }, (_, index) => `W/"${index + 1}"`).join(', ');
   return [
     {
@@ -53,16 +55,53 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       headers: { Authorization: inputs.basic, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=client_credentials',
     },
-    { name: 'get by id', target: '>= 0.5', method: 'GET', path: `${list}/${inputs.sampleId}`, headers: { Authorization: inputs.auth } },
+    {
+      name: 'get by id',
+      target: '>= 0.7 of Prisma floor, p99 < 100 ms',
+      method: 'GET',
+      path: `${list}/${inputs.sampleId}`,
+      headers: { Authorization: inputs.auth },
+    },
+    { name: 'history', method: 'GET', path: `${list}/${inputs.sampleId}/history`, headers: { Authorization: inputs.auth } },
+    { name: 'signatures', method: 'GET', path: `${list}/${inputs.sampleId}/signatures`, headers: { Authorization: inputs.auth } },
     { name: 'list page 0, no filter', latencyTarget: 'p99 < 25 ms', method: 'GET', path: list, headers: { Authorization: inputs.auth } },
-    { name: 'list page 0, status=approved', latencyTarget: 'p99 < 25 ms', method: 'GET', path: `${list}?status=approved`, headers: { Authorization: inputs.auth } },
-    { name: 'list page 0, tenantCpfCnpj', latencyTarget: 'p99 < 25 ms', method: 'GET', path: `${list}?tenantCpfCnpj=${inputs.sampleCpf}`, headers: { Authorization: inputs.auth } },
-    { name: 'list page 0, propertyExternalId', latencyTarget: 'p99 < 25 ms', method: 'GET', path: `${list}?propertyExternalId=IMV-${inputs.sampleId}`, headers: { Authorization: inputs.auth } },
-    { name: 'list page 0, tenantName=jose (substring)', latencyTarget: 'p99 < 25 ms', method: 'GET', path: `${list}?tenantName=jose`, headers: { Authorization: inputs.auth } },
-    { name: 'list page 0, tenantName=otavio 12345 (selective)', latencyTarget: 'p99 < 25 ms', method: 'GET', path: `${list}?tenantName=${encodeURIComponent('otávio 12345')}`, headers: { Authorization: inputs.auth } },
+    {
+      name: 'list page 0, status=approved',
+      latencyTarget: 'p99 < 25 ms',
+      method: 'GET',
+      path: `${list}?status=approved`,
+      headers: { Authorization: inputs.auth },
+    },
+    {
+      name: 'list page 0, tenantCpfCnpj',
+      latencyTarget: 'p99 < 25 ms',
+      method: 'GET',
+      path: `${list}?tenantCpfCnpj=${inputs.sampleCpf}`,
+      headers: { Authorization: inputs.auth },
+    },
+    {
+      name: 'list page 0, propertyExternalId',
+      latencyTarget: 'p99 < 25 ms',
+      method: 'GET',
+      path: `${list}?propertyExternalId=IMV-${inputs.sampleId}`,
+      headers: { Authorization: inputs.auth },
+    },
+    {
+      name: 'list page 0, tenantName=jose (substring)',
+      latencyTarget: 'p99 < 25 ms',
+      method: 'GET',
+      path: `${list}?tenantName=jose`,
+      headers: { Authorization: inputs.auth },
+    },
+    {
+      name: 'list page 0, tenantName=otavio 12345 (selective)',
+      latencyTarget: 'p99 < 25 ms',
+      method: 'GET',
+      path: `${list}?tenantName=${encodeURIComponent('otávio 12345')}`,
+      headers: { Authorization: inputs.auth },
+    },
     {
       name: 'create',
-      target: '>= 0.2',
       method: 'POST',
       path: list,
       headers: json,
@@ -92,6 +131,34 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       headers: { ...json, 'Idempotency-Key': `bench-replay-${randomUUID()}` },
       body: createBody,
     },
+    {
+      name: 'comment',
+      method: 'POST',
+      path: `${list}/${inputs.sampleId}/comments`,
+      headers: json,
+      body: JSON.stringify({ comment: 'Benchmark comment.' }),
+      setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'Idempotency-Key': randomUUID() } }),
+    },
+    // Accept and refuse each take the next approved seeded guarantee (seed.ts: id % 10 = 2).
+    nextInLine('accept', `${list}/{id}/accept`, inputs, approvedAt(0.4)),
+    nextInLine('refuse', `${list}/{id}/refuse`, inputs, approvedAt(0.7)),
+    {
+      name: 'add co-tenant (If-Match)',
+      method: 'POST',
+      path: `${list}/1/co-tenants`,
+      headers: { ...json, 'If-Match': anyEarlyVersion },
+      setupRequest: (request) => {
+        const id = nextCoTenantHolder;
+        nextCoTenantHolder += 10;
+        return { ...request, path: `${list}/${id}/co-tenants`, headers: { ...request.headers, 'Idempotency-Key': randomUUID() }, body: coTenantBody };
+      },
+    },
+    {
+      name: 'statement entries, 31 days, page 0',
+      method: 'GET',
+      path: `${inputs.api}/v1/financial/statement-entries?startDate=${inputs.monthAgo}&endDate=${inputs.today}`,
+      headers: { Authorization: inputs.auth },
+    },
     { name: 'financial balance (1M entries)', method: 'GET', path: `${inputs.api}/v1/financial/balance`, headers: { Authorization: inputs.auth } },
     {
       name: 'daily summaries, 31 days',
@@ -100,4 +167,25 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       headers: { Authorization: inputs.auth },
     },
   ];
+}
+
+const coTenantBody = JSON.stringify({ cpfCnpj: '39053344705', name: 'Carlos Alberto de Souza' });
+
+/** A random seeded approved guarantee (id % 10 = 2) in the slice of the range starting at `fraction`. */
+const approvedAt = (fraction: number) => (totalRows: number) => 10 * Math.floor((fraction + Math.random() * 0.25) * (totalRows / 10)) + 2;
+
+/** A POST without body to the next approved guarantee on every request (each may act once). */
+function nextInLine(name: string, template: string, inputs: ScenarioInputs, first: (totalRows: number) => number): Scenario {
+  let next = first(inputs.totalRows);
+  return {
+    name,
+    method: 'POST',
+    path: template.replace('{id}', String(next)),
+    headers: { Authorization: inputs.auth },
+    setupRequest: (request) => {
+      const id = next;
+      next += 10;
+      return { ...request, path: template.replace('{id}', String(id)), headers: { ...request.headers, 'Idempotency-Key': randomUUID() } };
+    },
+  };
 }

@@ -1,14 +1,21 @@
 #!/usr/bin/env node
-// Prints the closing line CI counts: "N passed, N failed" (", N skipped" when any), from jest --json.
+// Prints the closing line CI counts: "N passed, N failed" (", N skipped" when any), from one or
+// more `jest --json` result files (the suite under each Node version), summed. A missing file is
+// one failure: that run never reported.
 import fs from 'node:fs';
 
-const file = process.argv[2];
-if (!file || !fs.existsSync(file)) {
-  console.log('0 passed, 1 failed');
-  process.exit(0);
+const files = process.argv.slice(2);
+let [passed, failed, skipped] = [0, 0, 0];
+if (files.length === 0) failed = 1;
+for (const file of files) {
+  if (!fs.existsSync(file)) {
+    failed += 1;
+    continue;
+  }
+  const results = JSON.parse(fs.readFileSync(file, 'utf8'));
+  passed += results.numPassedTests;
+  skipped += results.numPendingTests + results.numTodoTests;
+  // A suite that failed to run counts as one failure: its tests never reported.
+  failed += results.numFailedTests + results.numRuntimeErrorTestSuites;
 }
-const results = JSON.parse(fs.readFileSync(file, 'utf8'));
-const skipped = results.numPendingTests + results.numTodoTests;
-// A suite that failed to run counts as one failure: its tests never reported.
-const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
-console.log(`${results.numPassedTests} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);

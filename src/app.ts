@@ -3,30 +3,42 @@
  *   {AUTH_BASE_PATH}/oauth2/token   the OAuth 2.0 token endpoint (openapi/auth.yaml)
  *   {API_BASE_PATH}/...             the partner API (openapi/partner.yaml)
  *   {OPERATIONS_BASE_PATH}/...      the internal operations API (openapi/operations.yaml; back office, issue #5)
+ *   /health/live, /health/ready     the process's health probes (openapi/health.yaml)
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pinoHttp from 'pino-http';
+import { BearerAuthenticator } from './auth/bearer-authenticator';
+import type { PrincipalCache } from './auth/principal-cache';
 import { createTokenRouter } from './auth/token-endpoint';
 import type { Config } from './config';
-import { loadContract } from './contract/load-contract';
-import { publishedDocumentHandlers } from './contract/published-document';
 import type { Database } from './database/prisma-client';
 import { ApiError, NotFound } from './errors';
-import { createApiRouter } from './http/api-router';
 import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-response';
-import type { OperationHandlers } from './http/operation';
-import type { Logger } from './logger';
-import { partnerHandlers } from './partner-handlers';
-import { guaranteeDomainChecks } from './guarantees/domain-checks';
-import { createOperationsRouter } from './operations/api/operations-router'; // back office (issue #5)
+import { createApiRouter, type ApiDefinition } from './http/pipeline';
+import { RateLimits, rateLimitPolicy } from './http/rate-limits';
+import { type Logger, redactUrl } from './logger';
+import { backOfficeApi } from './operations/api/back-office-api';
+import type { BackOfficeWork } from './operations/api/back-office-work';
+import { partnerApi } from './partner/partner-api';
+import { healthApi } from './health/health-api';
+import type { Lifecycle } from './health/lifecycle';
+import type { ReadinessCheck } from './health/readiness';
+import type { PartnerWork } from './partner/unit-of-work';
 
 export interface AppDependencies {
   db: Database;
   config: Config;
   logger: Logger;
+  /** This process's cache of token principals, fed by the revocation listener. */
+  principals: PrincipalCache;
+  /** Serving or draining (graceful shutdown), and whether this process should get traffic. */
+  lifecycle: Lifecycle;
+  ready: ReadinessCheck;
   /** Tests: fail any response that the contract does not allow. */
   checkResponses?: boolean;
+  /** Tests: the declarations to serve instead of the real ones (a deliberately broken registry). */
+  apis?: { partner?: ApiDefinition<PartnerWork>; backOffice?: ApiDefinition<BackOfficeWork> };
 }
 
 export async function buildApp(deps: AppDependencies): Promise<express.Express> {
@@ -34,53 +46,76 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // ETags are resource versions, set by the handlers
+  // Behind a reverse proxy, the token endpoint counts failures per client address (X-Forwarded-For
+  // from the proxies named here), not per proxy: one proxy address would lock out every partner.
+  if (config.TRUST_PROXY) trustProxies(app, config.TRUST_PROXY);
   app.use(correlationId);
+  // While the process drains, every answer closes its connection, so keep-alive clients reconnect
+  // elsewhere: requests already in flight when draining starts get the header then.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    const closeConnection = () => {
+      if (!res.headersSent) res.set('Connection', 'close');
+    };
+    if (deps.lifecycle.draining) closeConnection();
+    else res.once('close', deps.lifecycle.onDrain(closeConnection));
+    next();
+  });
   app.use(
     pinoHttp({
       logger: deps.logger,
       genReqId: (req) => (req as Request).correlationId,
       customProps: (req) => ({ correlationId: (req as Request).correlationId }),
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        // Secrets and tokens that a client put in the query string must not reach the log.
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
   );
 
-  app.use(config.AUTH_BASE_PATH, createTokenRouter(deps.db, config.ENVIRONMENT));
+  app.use(config.AUTH_BASE_PATH, createTokenRouter(deps.db, config));
   app.all(`${config.AUTH_BASE_PATH}/oauth2/token`, (_req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError(405, 'method_not_allowed', 'The token endpoint accepts POST only.', undefined, { Allow: 'POST' }));
   });
 
-  const handlers: OperationHandlers = {
-    ...partnerHandlers(),
-    publicRead: publishedDocumentHandlers({
-      environment: config.ENVIRONMENT,
-      publicOrigin: config.PUBLIC_ORIGIN,
-      apiBasePath: config.API_BASE_PATH,
-      authBasePath: config.AUTH_BASE_PATH,
-    }),
-  };
-  app.use(
-    config.API_BASE_PATH,
-    await createApiRouter({
-      db: deps.db,
-      environment: config.ENVIRONMENT,
-      logger: deps.logger,
-      document: loadContract('partner'),
-      handlers,
-      domainChecks: guaranteeDomainChecks,
-      idempotencyRetentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
-      publicOrigin: config.PUBLIC_ORIGIN,
-      apiBasePath: config.API_BASE_PATH,
-      checkResponses: deps.checkResponses,
-    }),
-  );
-
-  // Back office (issue #5): the internal operations API, its own document and scopes, same pipeline.
-  app.use(config.OPERATIONS_BASE_PATH, await createOperationsRouter({ db: deps.db, config, logger: deps.logger, checkResponses: deps.checkResponses }));
+  const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
+  // One set of limits per process, shared by every API: a credential's quota is one quota.
+  const rateLimits = new RateLimits(rateLimitPolicy(config));
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>) =>
+    app.use(
+      basePath,
+      await createApiRouter({
+        ...api,
+        db: deps.db,
+        authenticator,
+        logger: deps.logger,
+        basePath,
+        publicOrigin: config.PUBLIC_ORIGIN,
+        idempotency: {
+          retentionHours: config.IDEMPOTENCY_RETENTION_HOURS,
+          recordsPerCompany: config.IDEMPOTENCY_RECORDS_PER_AGENCY,
+          transactionWaitMs: config.DATABASE_POOL_WAIT_MS,
+        },
+        rateLimits,
+        checkResponses: deps.checkResponses,
+      }),
+    );
+  await mount('/health', healthApi(deps.ready));
+  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config));
+  // The internal operations API: its own document and scopes, the same pipeline.
+  await mount(config.OPERATIONS_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));
   return app;
+}
+
+function trustProxies(app: express.Express, setting: string): void {
+  const proxies = setting.split(',').map((entry) => entry.trim());
+  try {
+    app.set('trust proxy', proxies);
+  } catch (error) {
+    // Express reads the list at once: a bad entry stops the start-up, named like any bad setting.
+    throw new Error(`Invalid configuration:\n  - TRUST_PROXY ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -21,8 +21,44 @@ export interface Config {
   EMBEDDED_DB_PORT: number;
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   IDEMPOTENCY_LOCK_SECONDS: number;
+  /** Server timeouts against slow clients: headers, whole request, idle keep-alive connection. */
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+  /** How long a graceful stop lets requests in flight finish before closing what is left. */
+  SHUTDOWN_GRACE_MS: number;
+  /** Requests per credential per window (0: no quota), what a tenant name search counts, and how many run at once per credential. */
+  RATE_LIMIT_REQUESTS: number;
+  RATE_LIMIT_WINDOW_SECONDS: number;
+  RATE_LIMIT_SEARCH_COST: number;
+  RATE_LIMIT_SEARCH_CONCURRENCY: number;
+  /** Service processes on this host (node:cluster); 1 runs one process without a primary. */
+  WEB_CONCURRENCY: number;
+  /** Where GET /metrics listens (Prometheus); port 0 turns it off. Never a partner-facing address. */
+  METRICS_HOST: string;
+  METRICS_PORT: number;
+  /** Comments an agency may add per calendar day (America/Sao_Paulo); beyond it, 429 comment_quota_exceeded. */
+  COMMENT_QUOTA_PER_DAY: number;
+  /** Access tokens whose principal this process keeps in memory; 0 = none (every request reads its token). */
+  TOKEN_CACHE_SIZE: number;
   IDEMPOTENCY_RETENTION_HOURS: number;
+  /** Write responses one agency may have stored within the retention window; beyond it, 429 idempotency_quota_exceeded. */
+  IDEMPOTENCY_RECORDS_PER_AGENCY: number;
   DEMO_CREDENTIAL: boolean;
+  /** Token endpoint: failed client authentications from one source address within the window before it is locked out. */
+  TOKEN_FAILURES_PER_ADDRESS: number;
+  /** Token endpoint: failed client authentications of one client ID (from any address) within the window before it is locked out. */
+  TOKEN_FAILURES_PER_CLIENT: number;
+  /** Token endpoint: the window (seconds) in which failed authentications are counted. */
+  TOKEN_FAILURE_WINDOW_SECONDS: number;
+  /** Token endpoint: how long (seconds) a locked-out address or client ID is answered 429. */
+  TOKEN_LOCKOUT_SECONDS: number;
+  /** Token endpoint: how long (ms) a request of a locked-out address or client ID is held before its 429. */
+  TOKEN_LOCKOUT_ANSWER_DELAY_MS: number;
+  /** Token endpoint: an address that authenticated a client ID within these days is exempt from that client ID's lockout; 0 = none. */
+  TOKEN_KNOWN_ADDRESS_DAYS: number;
+  /** Proxies whose X-Forwarded-For is believed (Express `trust proxy`): comma-separated addresses, subnets or loopback/linklocal/uniquelocal. */
+  TRUST_PROXY?: string;
   /** Pause between scheduler runs in this process; 0 = this process runs no scheduler. */
   SCHEDULER_INTERVAL_MS: number;
   /** Most guarantees one scheduler run changes per kind of transition. */
@@ -58,8 +94,29 @@ const schema = {
     EMBEDDED_DB_PORT: { type: 'integer', minimum: 1, maximum: 65535, default: 54329 },
     LOG_LEVEL: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     IDEMPOTENCY_LOCK_SECONDS: { type: 'integer', minimum: 1, maximum: 600, default: 30 },
+    HTTP_HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 120_000, default: 10_000 },
+    HTTP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 5_000 },
+    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, maximum: 120_000, default: 10_000 },
+    RATE_LIMIT_REQUESTS: { type: 'integer', minimum: 0, maximum: 10_000_000, default: 1200 },
+    RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
+    RATE_LIMIT_SEARCH_COST: { type: 'integer', minimum: 1, maximum: 10_000, default: 10 },
+    RATE_LIMIT_SEARCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 100, default: 2 },
+    WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
+    METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
+    COMMENT_QUOTA_PER_DAY: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 5000 },
+    TOKEN_CACHE_SIZE: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 10_000 },
     IDEMPOTENCY_RETENTION_HOURS: { type: 'integer', minimum: 1, maximum: 720, default: 24 },
+    IDEMPOTENCY_RECORDS_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 100_000_000, default: 500_000 },
     DEMO_CREDENTIAL: { type: 'boolean', default: false },
+    TOKEN_FAILURES_PER_ADDRESS: { type: 'integer', minimum: 1, maximum: 100_000, default: 20 },
+    TOKEN_FAILURES_PER_CLIENT: { type: 'integer', minimum: 1, maximum: 100_000, default: 10 },
+    TOKEN_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 600 },
+    TOKEN_LOCKOUT_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 900 },
+    TOKEN_LOCKOUT_ANSWER_DELAY_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 1000 },
+    TOKEN_KNOWN_ADDRESS_DAYS: { type: 'integer', minimum: 0, maximum: 365, default: 7 },
+    TRUST_PROXY: { type: 'string', pattern: '^[0-9A-Za-z.:/]+( *, *[0-9A-Za-z.:/]+)*$' },
     SCHEDULER_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 5000 },
     SCHEDULER_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
     PROPOSAL_VALIDITY_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
@@ -87,12 +144,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = (validate.errors ?? []).map((error) => `${error.instancePath.slice(1) || 'config'} ${error.message}`);
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  // Back office (issue #5): the partner and operations routers each answer every path under their
-  // base path, so neither base path may equal or contain the other.
+  // Each router answers every path under its base path, so no base path may equal or contain
+  // another (the health probes live under /health).
   const config = input as unknown as Config;
-  const [api, ops] = [config.API_BASE_PATH, config.OPERATIONS_BASE_PATH];
-  if (api === ops || api.startsWith(`${ops}/`) || ops.startsWith(`${api}/`)) {
-    throw new ConfigError(`Invalid configuration:\n  - OPERATIONS_BASE_PATH must not equal or nest with API_BASE_PATH (${ops}, ${api})`);
+  const paths: Array<[string, string]> = [
+    ['API_BASE_PATH', config.API_BASE_PATH],
+    ['OPERATIONS_BASE_PATH', config.OPERATIONS_BASE_PATH],
+    ['AUTH_BASE_PATH', config.AUTH_BASE_PATH],
+    ['the health probes', '/health'],
+  ];
+  const problems: string[] = [];
+  for (const [i, [nameA, a]] of paths.entries()) {
+    for (const [nameB, b] of paths.slice(i + 1)) {
+      if (a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)) problems.push(`${nameA} must not equal or nest with ${nameB} (${a}, ${b})`);
+    }
   }
+  // Without it, links, Location and the published document's servers would follow each request's
+  // Host header, which a caller controls: fine on a developer's sandbox, never in production.
+  if (config.ENVIRONMENT === 'production' && !config.PUBLIC_ORIGIN) problems.push('PUBLIC_ORIGIN is required in production');
+  // Node refuses a request timeout shorter than the headers timeout.
+  if (config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS)
+    problems.push('HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }

@@ -1,23 +1,24 @@
 /**
  * Starts the service: configuration, database (embedded PostgreSQL unless DATABASE_URL is set),
- * migrations, HTTP listener, and a graceful stop on SIGINT/SIGTERM.
+ * migrations, then either one serving process (WEB_CONCURRENCY=1) or a cluster primary and its
+ * workers (runtime/cluster.ts). Every serving process stops gracefully on SIGTERM/SIGINT; the
+ * embedded database stops last.
  */
-import type { Server } from 'node:http';
-import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import cluster from 'node:cluster';
+import { ensureDemoCredential } from './auth/demo-credential';
+import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabaseServer } from './database/database-server';
 import { migrateDatabase } from './database/migrate';
 import { createDatabaseClient } from './database/prisma-client';
-import { createLogger } from './logger';
-import { answerMalformedRequests } from './http/malformed-http';
-import { ensureDemoCredential } from './auth/demo-credential';
-import { startHousekeeping } from './operations/housekeeping';
-import { startScheduler } from './operations/scheduler/scheduler';
+import { createLogger, type Logger } from './logger';
+import { shareMetricsWithPrimary, startMetricsServer } from './observability/metrics-server';
+import { runPrimary } from './runtime/cluster';
+import { serve } from './runtime/serve';
+import { onTermination } from './runtime/shutdown';
 
-async function main(): Promise<void> {
-  let config;
+function configuration(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -25,37 +26,56 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.LOG_LEVEL);
-  const server = await openDatabaseServer(config, (line) => logger.info(line));
-  await migrateDatabase(server.url);
-  const db = createDatabaseClient(server.url, config.DATABASE_POOL_MAX, config.DATABASE_POOL_WAIT_MS);
-  const housekeeping = startHousekeeping(db, config, logger);
-  const scheduler = startScheduler(db, config, logger);
+}
 
-  const app = await buildApp({ db, config, logger });
-  const http: Server = app.listen(config.PORT, config.HOST);
-  answerMalformedRequests(http);
-  await new Promise<void>((resolve, reject) => http.once('listening', resolve).once('error', reject));
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+/** One process does everything: database, migrations, serving, metrics. */
+async function runSingle(config: Config, logger: Logger): Promise<{ databaseUrl: string; port: number }> {
+  const database = await openDatabaseServer(config, (line) => logger.info(line));
+  await migrateDatabase(database.url);
+  const serving = await serve(config, logger, database.url);
+  const metricsServer = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT, false);
+  onTermination(
+    () =>
+      serving.stop(async () => {
+        metricsServer?.close();
+        await database.stop();
+      }),
+    config.SHUTDOWN_GRACE_MS,
+    logger,
+  );
+  const address = serving.server.address();
+  return { databaseUrl: database.url, port: typeof address === 'object' && address ? address.port : config.PORT };
+}
+
+/** A worker of the cluster: the primary opened and migrated the database and passed its URL. */
+async function runWorker(config: Config, logger: Logger): Promise<void> {
+  shareMetricsWithPrimary();
+  const serving = await serve(config, logger, config.DATABASE_URL!);
+  onTermination(() => serving.stop(), config.SHUTDOWN_GRACE_MS, logger);
+}
+
+async function main(): Promise<void> {
+  const config = configuration();
+  const logger = createLogger(config.LOG_LEVEL, undefined, cluster.isWorker ? { worker: cluster.worker?.id } : {});
+  if (cluster.isWorker) return runWorker(config, logger);
+  let databaseUrl: string;
+  let port = config.PORT;
+  if (config.WEB_CONCURRENCY > 1) {
+    const primary = await runPrimary(config, logger);
+    await primary.listening;
+    databaseUrl = primary.databaseUrl;
+  } else {
+    ({ databaseUrl, port } = await runSingle(config, logger));
+  }
   const origin = config.PUBLIC_ORIGIN ?? `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
-  logger.info({ environment: config.ENVIRONMENT }, `partner API at ${origin}${config.API_BASE_PATH}, token endpoint at ${origin}${config.AUTH_BASE_PATH}/oauth2/token`);
-  if (config.DEMO_CREDENTIAL) await ensureDemoCredential(db, config, origin);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`${signal} received, stopping`);
-    housekeeping.stop();
-    await scheduler.stop();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-    await db.$disconnect();
-    await server.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  logger.info(
+    { environment: config.ENVIRONMENT, processes: config.WEB_CONCURRENCY },
+    `partner API at ${origin}${config.API_BASE_PATH}, token endpoint at ${origin}${config.AUTH_BASE_PATH}/oauth2/token`,
+  );
+  if (config.DEMO_CREDENTIAL) {
+    const db = createDatabaseClient(databaseUrl, { poolMax: 1 });
+    await ensureDemoCredential(db, config, origin).finally(() => db.$disconnect());
+  }
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,8 @@
  *    and `type` list filters): the standard rule only looks at `schema.enum`, not `schema.items.enum`.
  * Like the standard ruleset, these rules stand down when `info.version` changes major version.
  */
+// Optic loads rulesets as CommonJS modules.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { OperationRule, RequestRule, Ruleset, RuleError } = require('@useoptic/rulesets-base');
 
 const preventRequestPropertyRemoval = new RequestRule({

@@ -5,6 +5,7 @@
  */
 import type { Client, ClientCredentialsModel, Token, User } from '@node-oauth/oauth2-server';
 import type { Database } from '../database/prisma-client';
+import { formDecode } from './basic-credentials';
 import { type Environment, hashAccessToken, newAccessToken, verifySecret } from './opaque-secrets';
 import { isScopeFor, type CredentialKind } from './scopes';
 
@@ -17,14 +18,13 @@ export interface CredentialClient extends Client {
   kind: CredentialKind;
 }
 
-/** RFC 6749 §2.3.1: the Basic credentials are form-urlencoded; the library does not decode them. */
-function formDecode(value: string): string {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
-}
+/**
+ * The hash an unknown, revoked or secret-less client ID is verified against, so that it costs the
+ * caller exactly one scrypt verification like a wrong secret does, and answers in the same time (no
+ * timing oracle for valid client IDs). Same parameters as every stored hash; the secret behind it
+ * was random and thrown away, so nothing verifies against it.
+ */
+const DUMMY_SECRET_HASH = 'scrypt$16384$8$1$b-3JS8CEYlLLDirxyPRs5A$FYHTfzise-fm_xJDRxfM5PvwS5iIcjmpHhP5w7p8kp8';
 
 export function createOAuthModel(db: Database, environment: Environment): ClientCredentialsModel {
   return {
@@ -35,7 +35,13 @@ export function createOAuthModel(db: Database, environment: Environment): Client
         where: { clientId },
         include: { secrets: { where: { revokedAt: null } } },
       });
-      if (!credential || credential.revokedAt) return false;
+      if (!credential || credential.revokedAt || credential.secrets.length === 0) {
+        await verifySecret(secret, DUMMY_SECRET_HASH);
+        return false;
+      }
+      // During a rotation a credential holds two secrets, and a wrong secret costs two verifications:
+      // that shows the ID exists, as a successful token request would. Client IDs carry 120 random
+      // bits and failures are limited (token-guard.ts), so IDs cannot be found by guessing.
       for (const stored of credential.secrets) {
         if (await verifySecret(secret, stored.secretHash)) {
           const client: CredentialClient = {

@@ -1,35 +1,77 @@
 /**
  * POST {auth_url}/oauth2/token: OAuth 2.0 client credentials grant (RFC 6749 §4.4), answered by
- * @node-oauth/oauth2-server on our storage model. Declared in openapi/auth.yaml (operation issueToken).
+ * @node-oauth/oauth2-server on our storage model, behind the brute-force protection of
+ * token-guard.ts. Declared in openapi/auth.yaml (operation issueToken).
  */
-import express, { type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
-import OAuth2Server, { OAuthError, Request, Response } from '@node-oauth/oauth2-server';
+import { metrics } from '../observability/metrics';
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
+import OAuth2Server, { type ClientCredentialsModel, OAuthError, Request, Response } from '@node-oauth/oauth2-server';
+import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
+import { readBasicCredentials } from './basic-credentials';
 import { createOAuthModel } from './oauth-model';
-import { type Environment, otherEnvironment } from './opaque-secrets';
+import { sourceAddressKey } from './source-address';
+import { type Lockout, TokenGuard } from './token-guard';
 
 export const TOKEN_LIFETIME_SECONDS = 900;
 const BASIC_CHALLENGE = 'Basic realm="rental-guarantee", charset="UTF-8"';
+/** A token request is a few form fields; the answer to a larger body says this limit (413). */
+const BODY_LIMIT_BYTES = 10 * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(ms, 0)));
 
-export function createTokenRouter(db: Database, environment: Environment): express.Router {
-  const server = new OAuth2Server({
-    model: createOAuthModel(db, environment),
-    accessTokenLifetime: TOKEN_LIFETIME_SECONDS,
-    allowBearerTokensInQueryString: false,
+/** token_requests_total's outcome per status of the token endpoint. */
+const TOKEN_OUTCOMES: Record<number, string> = {
+  200: 'issued',
+  400: 'invalid_request',
+  401: 'invalid_client',
+  413: 'payload_too_large',
+  429: 'locked_out',
+};
+
+export function createTokenRouter(db: Database, config: Config): express.Router {
+  const model = createOAuthModel(db, config.ENVIRONMENT);
+  const guard = new TokenGuard(db, {
+    failuresPerAddress: config.TOKEN_FAILURES_PER_ADDRESS,
+    failuresPerClient: config.TOKEN_FAILURES_PER_CLIENT,
+    failureWindowSeconds: config.TOKEN_FAILURE_WINDOW_SECONDS,
+    lockoutSeconds: config.TOKEN_LOCKOUT_SECONDS,
+    knownAddressDays: config.TOKEN_KNOWN_ADDRESS_DAYS,
   });
   const router = express.Router();
-  router.post('/oauth2/token', express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
+  router.use((_req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    res.once('finish', () => metrics.tokens.inc({ outcome: TOKEN_OUTCOMES[res.statusCode] ?? (res.statusCode >= 500 ? 'server_error' : 'refused') }));
+    next();
+  });
+  const noStore = (_req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     // RFC 6749 §5.1/§5.2: token responses, errors included, must not be cached.
     res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-    const refusal = refuseClientAuthentication(req.get('authorization'), environment);
-    if (refusal) {
-      res.set('WWW-Authenticate', BASIC_CHALLENGE);
-      res.status(401).json({ error: 'invalid_client', error_description: refusal });
+    next();
+  };
+  router.post('/oauth2/token', noStore, express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES }), async (req, res) => {
+    const reading = readBasicCredentials(req.get('authorization'), config.ENVIRONMENT);
+    if (!reading.ok) {
+      if (reading.status === 401) res.set('WWW-Authenticate', BASIC_CHALLENGE);
+      res.status(reading.status).json({ error: reading.error, error_description: reading.description });
       return;
     }
-    const oauthResponse = new Response(res);
+    const address = sourceAddressKey(req.ip);
+    // A flood that is locked out ends here: no statement, no queue, no scrypt.
+    const remembered = guard.rememberedLockout(address, reading.clientId);
+    if (remembered) return sendLockout(res, remembered, config.TOKEN_LOCKOUT_ANSWER_DELAY_MS);
+    let lockout: Lockout | undefined;
+    const guardedModel: ClientCredentialsModel = {
+      ...model,
+      async getClient(clientId, clientSecret) {
+        const outcome = await guard.authenticate(address, reading.clientId, () => model.getClient(clientId, clientSecret));
+        if ('lockout' in outcome) lockout = outcome.lockout;
+        return 'client' in outcome ? outcome.client : false;
+      },
+    };
+    // The library validates the form and the grant before and after getClient; its server holds no
+    // state, so one per request carries this request's address into the model.
+    const server = new OAuth2Server({ model: guardedModel, accessTokenLifetime: TOKEN_LIFETIME_SECONDS, allowBearerTokensInQueryString: false });
     try {
-      const token = await server.token(new Request(req), oauthResponse);
+      const token = await server.token(new Request(req), new Response(res));
       res.status(200).json({
         access_token: token.accessToken,
         token_type: 'Bearer',
@@ -37,22 +79,43 @@ export function createTokenRouter(db: Database, environment: Environment): expre
         scope: (token.scope ?? []).join(' '),
       });
     } catch (error) {
-      sendOAuthError(res, error);
+      if (lockout) await sendLockout(res, lockout, config.TOKEN_LOCKOUT_ANSWER_DELAY_MS);
+      else sendOAuthError(res, error);
+    }
+  });
+  // Body-parser failures of this endpoint get its own error body (RFC 6749 §5.2) and its own limit.
+  router.use('/oauth2/token', (error: unknown, _req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
+    if (typeof type !== 'string' || typeof status !== 'number' || status >= 500) return next(error);
+    if (type === 'entity.too.large') {
+      res.status(413).json({
+        error: 'invalid_request',
+        error_description: `The request body is larger than ${BODY_LIMIT_BYTES / 1024} KB (${BODY_LIMIT_BYTES} bytes).`,
+      });
+    } else {
+      res.status(400).json({ error: 'invalid_request', error_description: 'The request body could not be read as a UTF-8 form.' });
     }
   });
   return router;
 }
 
-/** Only HTTP Basic client authentication is offered (no credentials in the form body). */
-function refuseClientAuthentication(authorization: string | undefined, environment: Environment): string | undefined {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
-  if (!match) return 'Client authentication with HTTP Basic (client ID and client secret) is required.';
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const separator = decoded.indexOf(':');
-  if (separator <= 0) return 'The Basic credentials must be "<client_id>:<client_secret>".';
-  const other = otherEnvironment(decoded.slice(0, separator), environment);
-  if (other) return `This client belongs to the ${other} environment; use the ${other} token endpoint.`;
-  return undefined;
+/**
+ * 429 with RFC 6749 §5.2's body, held `delayMs` first (never past the lockout's end): each
+ * connection of a flood then sends at most one request per delay, so a locked-out attacker costs
+ * the service, and the clients it serves meanwhile, next to nothing.
+ * `temporarily_unavailable` is RFC 6749's code for "cannot handle the request now, try later"
+ * (§4.1.2.1). `invalid_client` would be wrong: the secret was not looked at, and RFC 6749 ties that
+ * code to 401 with a challenge, which tells a client to fix its credentials rather than wait.
+ */
+async function sendLockout(res: ExpressResponse, lockout: Lockout, delayMs: number): Promise<void> {
+  await sleep(Math.min(delayMs, lockout.endsAt - Date.now()));
+  const retryAfterSeconds = Math.max(1, Math.ceil((lockout.endsAt - Date.now()) / 1000));
+  const what = lockout.scope === 'address' ? 'from this address' : 'for this client ID';
+  res.set('Retry-After', String(retryAfterSeconds));
+  res.status(429).json({
+    error: 'temporarily_unavailable',
+    error_description: `Too many failed client authentications ${what}; retry after ${retryAfterSeconds} seconds.`,
+  });
 }
 
 function sendOAuthError(res: ExpressResponse, error: unknown): void {

@@ -2,8 +2,8 @@
  * Chooses the PostgreSQL server: DATABASE_URL when set, otherwise an embedded server whose data
  * lives under the project (EMBEDDED_DB_DIR) and survives restarts.
  */
-import { Client } from 'pg';
 import type { Config } from '../config';
+import { createDatabaseClient } from './prisma-client';
 import { embeddedUrl, startEmbeddedServer } from './embedded-server';
 
 export const EMBEDDED_DATABASE_NAME = 'rental_guarantee';
@@ -29,27 +29,29 @@ export async function openDatabaseServer(config: Config, log: (line: string) => 
   return { url: embeddedUrl(config.EMBEDDED_DB_PORT, EMBEDDED_DATABASE_NAME), embedded: true, stop: server.stop };
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+/** A short-lived Prisma client on another database of the server (the `postgres` maintenance database). */
+async function withClient<T>(url: string, work: (db: ReturnType<typeof createDatabaseClient>) => Promise<T>): Promise<T> {
+  const db = createDatabaseClient(url, { poolMax: 1, poolWaitMs: 1000 });
   try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
+    return await work(db);
+  } finally {
+    await db.$disconnect();
   }
 }
 
+async function reachable(url: string): Promise<boolean> {
+  return withClient(url, async (db) => {
+    await db.$queryRaw`SELECT 1`;
+    return true;
+  }).catch(() => false);
+}
+
 export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) {
-      const quoted = `"${name.replace(/"/g, '""')}"`;
-      await client.query(template ? `CREATE DATABASE ${quoted} TEMPLATE "${template.replace(/"/g, '""')}"` : `CREATE DATABASE ${quoted}`);
-    }
-  } finally {
-    await client.end();
-  }
+  await withClient(adminUrl, async (db) => {
+    const exists = await db.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${name}`;
+    if (exists.length > 0) return;
+    // CREATE DATABASE takes identifiers, which no statement parameter can carry: quoted here.
+    const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+    await db.$executeRawUnsafe(template ? `CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}` : `CREATE DATABASE ${quote(name)}`);
+  });
 }

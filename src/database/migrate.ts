@@ -20,7 +20,8 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
   } catch (error) {
     const output = (error as { stdout?: string; stderr?: string }).stdout ?? '';
     const stderr = (error as { stderr?: string }).stderr ?? '';
-    // The database URL may hold a password: never echo it.
+    // The database URL may hold a password: never echo it, nor chain the error that holds it.
+    // eslint-disable-next-line preserve-caught-error
     throw new Error(`Database migration failed:\n${redact(output + stderr, databaseUrl)}`);
   }
 }

@@ -1,36 +1,51 @@
-/** The service's Prisma client, on the pg driver adapter (no native query engine; see toolchain notes). */
+/**
+ * The service's Prisma client on the pg driver adapter (no native query engine; see the toolchain
+ * notes). Prisma Client is the one door to the database: repositories use its model API, and its
+ * tagged raw SQL where a measured hot path needs it. The pool under it is created here only so
+ * that its occupancy can be observed (metrics); nothing else queries through it.
+ */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
+import type { PoolStatistics } from '../observability/metrics';
 
 export type Database = PrismaClient;
-
-/** Each client's pg pool, for the hand-written SQL of the hot paths (sql.ts). A transaction client is never a key. */
-const pools = new WeakMap<object, pg.Pool>();
-
-export function poolOf(db: Queryable): pg.Pool | undefined {
-  return pools.get(db);
-}
-
-export function createDatabaseClient(connectionString: string, poolMax: number, poolWaitMs = 10_000): Database {
-  // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
-  // locks (and so its idempotency key): the lock timeout documented in the contract.
-  // A request waits at most poolWaitMs for a free connection (10 s, as Prisma's transactions did), then gets 503.
-  const pool = new pg.Pool({
-    connectionString,
-    max: poolMax,
-    connectionTimeoutMillis: poolWaitMs,
-    options: '-c idle_in_transaction_session_timeout=30000',
-  });
-  // An idle connection that the server closes (a restart) is dropped by the pool; the next query
-  // opens a new one. Without a listener the event would end the process.
-  pool.on('error', () => undefined);
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  pools.set(client, pool);
-  return client;
-}
-
 /** The client handed to code running inside an interactive transaction. */
 export type Transaction = Prisma.TransactionClient;
 /** Either one: read paths accept both. */
 export type Queryable = Database | Transaction;
+
+export interface DatabaseOptions {
+  poolMax: number;
+  /** How long a request waits for a free pooled connection before it fails (answered 503). */
+  poolWaitMs?: number;
+}
+
+const pools = new WeakMap<Database, pg.Pool>();
+
+export function createDatabaseClient(connectionString: string, options: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolMax,
+    connectionTimeoutMillis: options.poolWaitMs ?? 10_000,
+    // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
+    // locks (and so its idempotency key): the lock timeout documented in the contract.
+    options: '-c idle_in_transaction_session_timeout=30000',
+  });
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    // A connection that the server closes (a restart) is dropped by the pool and the next query
+    // opens a new one; without these listeners the event would end the process.
+    onPoolError: () => undefined,
+    onConnectionError: () => undefined,
+  });
+  const db = new PrismaClient({ adapter });
+  pools.set(db, pool);
+  return db;
+}
+
+/** How many connections the client's pool holds, how many are idle, and how many requests wait for one. */
+export function poolStatistics(db: Database): PoolStatistics {
+  const pool = pools.get(db);
+  return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+}

@@ -5,7 +5,6 @@
  * Dates are calendar days in America/Sao_Paulo. The balance covers entries dated up to today, so
  * it always equals today's `closingBalance`; an entry dated in the future counts from its day on.
  */
-import type { CompanyScope } from '../auth/deferred-bearer';
 import type { StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
@@ -67,8 +66,8 @@ export interface BalanceCents {
 }
 
 /** The balance over every entry dated up to `today`: sums of the day totals, never of entries. */
-export async function getBalance(db: Queryable, scope: CompanyScope, today = todayInSaoPaulo()): Promise<BalanceCents> {
-  return totalsToCents(await ledger.sumDailyTotals(db, scope, { through: today }));
+export async function getBalance(db: Queryable, companyId: string, today = todayInSaoPaulo()): Promise<BalanceCents> {
+  return totalsToCents(await ledger.sumDailyTotals(db, companyId, { through: today }));
 }
 
 export interface DailySummaryCents {
@@ -86,17 +85,17 @@ export interface DailySummaryCents {
  */
 export async function listDailySummaries(
   db: Queryable,
-  scope: CompanyScope,
+  companyId: string,
   range: { startDate: string; endDate: string },
   today = todayInSaoPaulo(),
 ): Promise<DailySummaryCents[]> {
   const { startDate, endDate } = validateDateRange(range.startDate, range.endDate);
   const lastDay = endDate < today ? endDate : today;
   if (startDate > lastDay) return [];
-  // Two statements at once; the sum's settles a deferred token before the days are used.
+  // Two statements at once, on two pooled connections.
   const [before, days] = await Promise.all([
-    ledger.sumDailyTotals(db, scope, { before: startDate }),
-    ledger.dailyTotals(db, scope, startDate, lastDay),
+    ledger.sumDailyTotals(db, companyId, { before: startDate }),
+    ledger.dailyTotals(db, companyId, startDate, lastDay),
   ]);
   const totalsByDay = new Map(days.map((day) => [day.date, totalsToCents(day)]));
   let balance = totalsToCents(before).balance;
@@ -123,13 +122,13 @@ export interface StatementEntryQuery {
 /** One page of the company's entries in the range (at most 366 days), newest first. */
 export async function listStatementEntries(
   db: Queryable,
-  scope: CompanyScope,
+  companyId: string,
   query: StatementEntryQuery,
   page: { offset: number; size: number },
 ): Promise<{ rows: StatementEntryRow[]; total: number }> {
   const { startDate, endDate } = validateDateRange(query.startDate, query.endDate);
   const types = [...new Set(query.types ?? [])];
-  return ledger.listEntries(db, scope, { startDate, endDate, types }, page);
+  return ledger.listEntries(db, companyId, { startDate, endDate, types }, page);
 }
 
 function totalsToCents(totals: ledger.TotalsText): BalanceCents {

@@ -68,12 +68,13 @@ export interface components {
         };
         /**
          * @description RFC 6749 §5.2 error response. `invalid_request`, `invalid_scope`, `unsupported_grant_type`,
-         *     `unauthorized_client` (400); `invalid_client` (401); `server_error` (500). `invalid_grant` is
-         *     listed for RFC compatibility but is not produced by the client credentials grant.
+         *     `unauthorized_client` (400); `invalid_request` (413); `invalid_client` (401);
+         *     `temporarily_unavailable` (429); `server_error` (500). `invalid_grant` is listed for RFC
+         *     compatibility but is not produced by the client credentials grant.
          */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable" | "server_error";
             /** @description Human-readable explanation, in English. */
             error_description?: string;
         };
@@ -105,6 +106,11 @@ export interface components {
          * @example erp-7d41c2e0-token
          */
         XCorrelationId: string;
+        /**
+         * @description Whole seconds until the lockout ends (RFC 9110 §10.2.3); at most the lockout's length.
+         * @example 873
+         */
+        RetryAfter: number;
         /**
          * @description Basic challenge sent with `401 invalid_client`.
          * @example Basic realm="rental-guarantee", charset="UTF-8"
@@ -191,6 +197,41 @@ export interface operations {
                      *       "error_description": "Client authentication failed."
                      *     }
                      */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The request body is larger than 10 KB (10,240 bytes) (`invalid_request`). */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Pragma: components["headers"]["Pragma"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "error_description": "The request body is larger than 10 KB (10240 bytes)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /**
+             * @description Too many failed client authentications from this source address or for this client ID
+             *     (`temporarily_unavailable`): locked out until `Retry-After` seconds have passed. The
+             *     secret was not checked. See *Failed authentications*.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Pragma: components["headers"]["Pragma"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };

@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Read a guarantee's history
-         * @description The same chronological history the partner reads, staff entries included.
+         * @description The same chronological history the partner reads, staff entries included, paged as the partner's (`page`, `pageSize`).
          */
         get: operations["listRentalInsuranceHistoryForReview"];
         put?: never;
@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Read a guarantee's signature records
-         * @description The contract's current signature records, as the partner sees them (`url` absent while `pending`).
+         * @description The contract's current signature records, as the partner sees them (`url` absent while `pending`), paged as the partner's.
          */
         get: operations["listRentalInsuranceSignaturesForReview"];
         put?: never;
@@ -1029,6 +1029,22 @@ export interface components {
             credential: components["schemas"]["Credential"];
             secret: components["schemas"]["IssuedSecret"];
         };
+        /** @description One page of a guarantee's history, oldest first. */
+        HistoryPage: {
+            _embedded: {
+                historyEntries: components["schemas"]["HistoryEntry"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's current signature records. */
+        SignaturePage: {
+            _embedded: {
+                signatures: components["schemas"]["Signature"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
         /** @description One page of credentials, newest first. `_embedded` is always present. */
         CredentialPage: {
             _embedded: {
@@ -1156,6 +1172,8 @@ export interface components {
                 "Service-Effects": components["headers"]["ServiceEffects"];
                 "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1220,6 +1238,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1242,6 +1262,8 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1261,6 +1283,8 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1284,6 +1308,8 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1307,6 +1333,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1325,6 +1353,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1346,6 +1376,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1365,6 +1397,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1383,6 +1417,8 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1402,6 +1438,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1420,6 +1458,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1443,6 +1483,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1539,6 +1581,20 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
+         *     On every answer to a request whose token was accepted (not on `401`).
+         * @example default;r=1130;t=42
+         */
+        RateLimit: string;
+        /**
+         * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
+         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
+         *     accepted (not on `401`).
+         * @example default;q=1200;w=60
+         */
+        RateLimitPolicy: string;
+        /**
          * @description Current version of the guarantee as a weak entity tag, `W/"<version>"`. Send it in `If-Match` on the next write, or in `If-None-Match` to poll.
          * @example W/"7"
          */
@@ -1620,6 +1676,8 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Company-Id": components["headers"]["CompanyId"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1637,7 +1695,18 @@ export interface operations {
     };
     listRentalInsuranceHistoryForReview: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
             header?: {
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
@@ -1659,14 +1728,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description History entries, oldest first. */
+            /** @description One page of history entries, oldest first. */
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HistoryEntry"][];
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1680,7 +1751,18 @@ export interface operations {
     };
     listRentalInsuranceSignaturesForReview: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
             header?: {
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
@@ -1702,14 +1784,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signature records (empty before acceptance). */
+            /** @description One page of signature records (empty before acceptance). */
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Signature"][];
+                    "application/json": components["schemas"]["SignaturePage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2061,6 +2145,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,6 +2475,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +2537,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +2605,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2576,6 +2668,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +2736,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2799,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2763,6 +2861,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,6 +2906,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2870,6 +2972,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2931,6 +3035,8 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3102,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {

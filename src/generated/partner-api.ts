@@ -84,10 +84,15 @@ export interface paths {
         };
         /**
          * List the history of a guarantee
-         * @description Every status change, partner write, reviewer write and comment of the guarantee, as a plain
-         *     JSON array in chronological order (oldest first). The first entry is the creation, with
-         *     `previousStatus.code` null. Comments are public: reviewers and operators of the service see
-         *     them too.
+         * @description Every status change, partner write, reviewer write and comment of the guarantee, one page at
+         *     a time in chronological order (oldest first), paged like the guarantee list: `page` (zero
+         *     based) and `pageSize` (default 20, clamped to 1..200), with `page` metadata and `_links`. The
+         *     first entry is the creation, with `previousStatus.code` null. Comments are public: reviewers
+         *     and operators of the service see them too.
+         *
+         *     The history only grows at its end, so an entry never moves to another page: a partner that
+         *     remembers the last page it read (`_links.last`) reads only that page and the ones after it
+         *     next time.
          */
         get: operations["listRentalInsuranceHistory"];
         put?: never;
@@ -116,6 +121,11 @@ export interface paths {
          *     (`previousStatus` and `status` both hold the current status).
          *
          *     Requires `Idempotency-Key`; the only `409` is `idempotency_key_in_use`.
+         *
+         *     An agency may add at most 5,000 comments per calendar day (America/Sao_Paulo; the
+         *     deployment's `COMMENT_QUOTA_PER_DAY`), across all its guarantees. Beyond that:
+         *     `429 comment_quota_exceeded` with `Retry-After` holding the seconds until the next day, and
+         *     nothing is stored.
          */
         post: operations["createRentalInsuranceComment"];
         delete?: never;
@@ -133,10 +143,12 @@ export interface paths {
         };
         /**
          * List the contract signatures of a guarantee
-         * @description The current signature records as a plain JSON array: the contract document first, then the
-         *     tenant, then the co-tenants in the order they were added. Empty until the proposal is
-         *     accepted, and again after a monetary change invalidates the contract. Records in `pending`
-         *     carry no `url`; `awaiting_signature`, `signed` and `refused` records carry the signing link.
+         * @description The current signature records, paged like the guarantee list (`page`, `pageSize` default 20,
+         *     clamped to 1..200): the contract document first, then the tenant, then the co-tenants in the
+         *     order they were added (at most 12 records, so one page holds them all). Empty until the
+         *     proposal is accepted, and again after a monetary change invalidates the contract. Records in
+         *     `pending` carry no `url`; `awaiting_signature`, `signed` and `refused` records carry the
+         *     signing link.
          */
         get: operations["listRentalInsuranceSignatures"];
         put?: never;
@@ -369,6 +381,30 @@ export interface paths {
          *     needed.
          */
         get: operations["getOpenApiYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read this document as an API reference page (HTML)
+         * @description This document rendered as a human-readable API reference (Redoc), with `servers` set to the
+         *     deployment that answers. One self-contained HTML page: the renderer and the document are
+         *     inlined, and the page loads nothing from any other address (no CDN, fonts or images), as its
+         *     `Content-Security-Policy` enforces. Public: no token needed. The page is read-only: it never
+         *     asks for credentials.
+         */
+        get: operations["getApiReference"];
         put?: never;
         post?: never;
         delete?: never;
@@ -998,6 +1034,24 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
+        /** @description One page of a guarantee's history, oldest first. `_embedded` is always present. */
+        HistoryPage: {
+            _embedded: {
+                /** @description Entries of this page, oldest first; empty when the page is beyond the last. */
+                historyEntries: components["schemas"]["HistoryEntry"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's current signature records. `_embedded` is always present. */
+        SignaturePage: {
+            _embedded: {
+                /** @description Records of this page, document first, then the tenant and the co-tenants. */
+                signatures: components["schemas"]["Signature"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
         /** @description One page of statement entries. `_embedded` is always present. */
         StatementEntryPage: {
             _embedded: {
@@ -1036,6 +1090,8 @@ export interface components {
          *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
          *     | `precondition_required` | 428 | `If-Match` missing. |
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
+         *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
+         *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
          *
@@ -1083,6 +1139,8 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1107,6 +1165,8 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1126,6 +1186,8 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1144,6 +1206,8 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1167,6 +1231,8 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1190,6 +1256,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1213,6 +1281,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1231,6 +1301,8 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1252,6 +1324,8 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1270,6 +1344,8 @@ export interface components {
         PreconditionRequired: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1284,11 +1360,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests. Code `rate_limited`. Wait at least `Retry-After` seconds. */
+        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments). Wait at least `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1307,6 +1385,8 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1326,6 +1406,8 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1345,7 +1427,8 @@ export interface components {
         /**
          * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
          *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+         *     most 255 characters. Missing: `400 idempotency_key_required`;
          *     malformed: `400 idempotency_key_invalid`.
          *
          *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -1355,17 +1438,18 @@ export interface components {
          *     `400 idempotency_key_reused`. Same key while the first request is executing:
          *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
          *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours.
+         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
          * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
          */
         IdempotencyKey: string;
         /**
-         * @description **Required** on this operation: the service answers `428 precondition_required` when it is
-         *     missing (it is declared optional here only so that the missing header reaches the service and
-         *     gets that answer). Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Comparison is weak on purpose: `W/"7"` and `"7"` both match version 7. A list
-         *     (`W/"6", W/"7"`) matches if any tag does. `*`, or a value that is not a list of entity tags, is
-         *     `400 if_match_invalid`. A version other than the current one is `412 precondition_failed`.
+         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+         *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+         *     current one is `412 precondition_failed`.
          * @example W/"7"
          */
         IfMatch: string;
@@ -1451,6 +1535,20 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
+         *     On every answer to a request whose token was accepted (not on `401`).
+         * @example default;r=1130;t=42
+         */
+        RateLimit: string;
+        /**
+         * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
+         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
+         *     accepted (not on `401`).
+         * @example default;q=1200;w=60
+         */
+        RateLimitPolicy: string;
         /**
          * @description Current version of the guarantee as a weak entity tag, `W/"<version>"`. Send it in `If-Match` on the next write, or in `If-None-Match` to poll.
          * @example W/"7"
@@ -1561,6 +1659,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1656,7 +1756,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -1666,7 +1767,9 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -1696,6 +1799,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1806,6 +1911,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1875,6 +1982,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1895,7 +2004,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -1905,20 +2015,21 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description **Required** on this operation: the service answers `428 precondition_required` when it is
-                 *     missing (it is declared optional here only so that the missing header reaches the service and
-                 *     gets that answer). Send the `ETag` of your latest read or write of the guarantee, for example
-                 *     `W/"7"`. Comparison is weak on purpose: `W/"7"` and `"7"` both match version 7. A list
-                 *     (`W/"6", W/"7"`) matches if any tag does. `*`, or a value that is not a list of entity tags, is
-                 *     `400 if_match_invalid`. A version other than the current one is `412 precondition_failed`.
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
                  * @example W/"7"
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -1950,6 +2061,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,7 +2085,18 @@ export interface operations {
     };
     listRentalInsuranceHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
             header?: {
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
@@ -1994,57 +2118,80 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description History entries, oldest first. */
+            /** @description One page of history entries, oldest first (possibly empty beyond the last page). */
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example [
-                     *       {
-                     *         "creator": {
-                     *           "name": "Imobiliária Paulista - ERP",
-                     *           "serviceAccount": true
-                     *         },
-                     *         "comment": null,
-                     *         "previousStatus": {
-                     *           "code": null,
-                     *           "description": null
-                     *         },
-                     *         "status": {
-                     *           "code": "under_review",
-                     *           "description": "Under review"
-                     *         },
-                     *         "documents": [],
-                     *         "createdAt": "2026-11-20T13:02:11.481Z"
-                     *       },
-                     *       {
-                     *         "creator": {
-                     *           "name": "Ana Beatriz Costa",
-                     *           "serviceAccount": false
-                     *         },
-                     *         "comment": "Proposta aprovada. Validade de 30 dias.",
-                     *         "previousStatus": {
-                     *           "code": "under_review",
-                     *           "description": "Under review"
-                     *         },
-                     *         "status": {
-                     *           "code": "approved",
-                     *           "description": "Approved"
-                     *         },
-                     *         "documents": [
+                     * @example {
+                     *       "_embedded": {
+                     *         "historyEntries": [
                      *           {
-                     *             "id": 88123,
-                     *             "fileName": "proposta-1045.pdf"
+                     *             "creator": {
+                     *               "name": "Imobiliária Paulista - ERP",
+                     *               "serviceAccount": true
+                     *             },
+                     *             "comment": null,
+                     *             "previousStatus": {
+                     *               "code": null,
+                     *               "description": null
+                     *             },
+                     *             "status": {
+                     *               "code": "under_review",
+                     *               "description": "Under review"
+                     *             },
+                     *             "documents": [],
+                     *             "createdAt": "2026-11-20T13:02:11.481Z"
+                     *           },
+                     *           {
+                     *             "creator": {
+                     *               "name": "Ana Beatriz Costa",
+                     *               "serviceAccount": false
+                     *             },
+                     *             "comment": "Proposta aprovada. Validade de 30 dias.",
+                     *             "previousStatus": {
+                     *               "code": "under_review",
+                     *               "description": "Under review"
+                     *             },
+                     *             "status": {
+                     *               "code": "approved",
+                     *               "description": "Approved"
+                     *             },
+                     *             "documents": [
+                     *               {
+                     *                 "id": 88123,
+                     *                 "fileName": "proposta-1045.pdf"
+                     *               }
+                     *             ],
+                     *             "createdAt": "2026-11-21T17:45:09.027Z"
                      *           }
-                     *         ],
-                     *         "createdAt": "2026-11-21T17:45:09.027Z"
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 2,
+                     *         "totalPages": 1,
+                     *         "number": 0
                      *       }
-                     *     ]
+                     *     }
                      */
-                    "application/json": components["schemas"]["HistoryEntry"][];
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2063,7 +2210,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2073,7 +2221,9 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -2112,6 +2262,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,7 +2303,18 @@ export interface operations {
     };
     listRentalInsuranceSignatures: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
             header?: {
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
@@ -2173,39 +2336,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Current signature records. */
+            /** @description One page of the current signature records. */
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
-                     * @example [
-                     *       {
-                     *         "role": "document",
-                     *         "cpfCnpj": null,
-                     *         "name": null,
-                     *         "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21",
-                     *         "status": "awaiting_signature"
+                     * @example {
+                     *       "_embedded": {
+                     *         "signatures": [
+                     *           {
+                     *             "role": "document",
+                     *             "cpfCnpj": null,
+                     *             "name": null,
+                     *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21",
+                     *             "status": "awaiting_signature"
+                     *           },
+                     *           {
+                     *             "role": "tenant",
+                     *             "cpfCnpj": "52998224725",
+                     *             "name": "Maria José da Silva",
+                     *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1",
+                     *             "status": "signed"
+                     *           }
+                     *         ]
                      *       },
-                     *       {
-                     *         "role": "tenant",
-                     *         "cpfCnpj": "52998224725",
-                     *         "name": "Maria José da Silva",
-                     *         "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1",
-                     *         "status": "signed"
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *         }
                      *       },
-                     *       {
-                     *         "role": "co_tenant",
-                     *         "cpfCnpj": "11144477735",
-                     *         "name": "João Pereira Santos",
-                     *         "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/2",
-                     *         "status": "awaiting_signature"
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 2,
+                     *         "totalPages": 1,
+                     *         "number": 0
                      *       }
-                     *     ]
+                     *     }
                      */
-                    "application/json": components["schemas"]["Signature"][];
+                    "application/json": components["schemas"]["SignaturePage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2224,7 +2403,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2234,7 +2414,9 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -2265,6 +2447,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2289,7 +2473,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2299,7 +2484,9 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -2330,6 +2517,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2354,7 +2543,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2364,20 +2554,21 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description **Required** on this operation: the service answers `428 precondition_required` when it is
-                 *     missing (it is declared optional here only so that the missing header reaches the service and
-                 *     gets that answer). Send the `ETag` of your latest read or write of the guarantee, for example
-                 *     `W/"7"`. Comparison is weak on purpose: `W/"7"` and `"7"` both match version 7. A list
-                 *     (`W/"6", W/"7"`) matches if any tag does. `*`, or a value that is not a list of entity tags, is
-                 *     `400 if_match_invalid`. A version other than the current one is `412 precondition_failed`.
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
                  * @example W/"7"
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -2419,6 +2610,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,7 +2639,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2456,20 +2650,21 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description **Required** on this operation: the service answers `428 precondition_required` when it is
-                 *     missing (it is declared optional here only so that the missing header reaches the service and
-                 *     gets that answer). Send the `ETag` of your latest read or write of the guarantee, for example
-                 *     `W/"7"`. Comparison is weak on purpose: `W/"7"` and `"7"` both match version 7. A list
-                 *     (`W/"6", W/"7"`) matches if any tag does. `*`, or a value that is not a list of entity tags, is
-                 *     `400 if_match_invalid`. A version other than the current one is `412 precondition_failed`.
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
                  * @example W/"7"
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -2504,6 +2699,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,7 +2727,8 @@ export interface operations {
                 /**
                  * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
                  *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-                 *     `"abc"` is accepted and unquoted (same key as `abc`). Missing: `400 idempotency_key_required`;
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
                  *     malformed: `400 idempotency_key_invalid`.
                  *
                  *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
@@ -2540,20 +2738,21 @@ export interface operations {
                  *     `400 idempotency_key_reused`. Same key while the first request is executing:
                  *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
                  *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-                 *     Stored responses are kept 24 hours.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
                  * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
                  */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
-                 * @description **Required** on this operation: the service answers `428 precondition_required` when it is
-                 *     missing (it is declared optional here only so that the missing header reaches the service and
-                 *     gets that answer). Send the `ETag` of your latest read or write of the guarantee, for example
-                 *     `W/"7"`. Comparison is weak on purpose: `W/"7"` and `"7"` both match version 7. A list
-                 *     (`W/"6", W/"7"`) matches if any tag does. `*`, or a value that is not a list of entity tags, is
-                 *     `400 if_match_invalid`. A version other than the current one is `412 precondition_failed`.
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
                  * @example W/"7"
                  */
-                "If-Match"?: components["parameters"]["IfMatch"];
+                "If-Match": components["parameters"]["IfMatch"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -2598,6 +2797,8 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,6 +2841,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2694,6 +2897,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2778,6 +2983,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,10 +3061,14 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2888,10 +3099,50 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API reference page. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Allows only the page's own inline scripts (by hash) and nothing from other origins. */
+                    "Content-Security-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -1,5 +1,5 @@
 /** A partner creates a guarantee: it always starts under review (creation never decides the review). */
-import type { AnyTransaction } from '../database/sql';
+import type { Queryable } from '../database/prisma-client';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
 import { FieldProblems } from './field-problems';
@@ -10,7 +10,7 @@ import { recordHistory, type Actor } from './history';
 import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
 
 export async function createGuarantee(
-  tx: AnyTransaction,
+  db: Queryable,
   companyId: string,
   actor: Actor,
   body: components['schemas']['RentalInsuranceCreate'],
@@ -21,7 +21,7 @@ export async function createGuarantee(
   assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
 
   const row = await insertGuarantee(
-    tx,
+    db,
     {
       ...tenant,
       ...property,
@@ -35,7 +35,7 @@ export async function createGuarantee(
     },
     coTenants,
   );
-  await recordHistory(tx, {
+  await recordHistory(db, {
     rentalInsuranceId: row.id,
     kind: 'created',
     actor,

@@ -2,7 +2,7 @@
  * Applies one change to a locked guarantee through the status machine: new column values, the
  * next status, the signature consequence, the version bump and the history entry, together.
  */
-import type { AnyTransaction } from '../database/sql';
+import type { Queryable } from '../database/prisma-client';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import { recordHistory, type Actor, type HistoryKind } from './history';
@@ -22,7 +22,7 @@ const EFFECT_NOTES: Record<Effect, string> = {
 };
 
 export async function applyChange(
-  tx: AnyTransaction,
+  db: Queryable,
   locked: LockedGuarantee,
   change: {
     actor: Actor;
@@ -37,10 +37,10 @@ export async function applyChange(
   if (next.to !== locked.status) data.status = next.to;
   if (change.event.type === 'reviewer_approved') data.approvedAt = new Date();
   if (change.event.type === 'terminated') data.terminatedAt = new Date();
-  const row = await updateGuarantee(tx, locked, data);
-  await applySignatureChange(tx, locked.id, next.signatures);
+  const row = await updateGuarantee(db, locked, data);
+  await applySignatureChange(db, locked.id, next.signatures);
   const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
-  await recordHistory(tx, {
+  await recordHistory(db, {
     rentalInsuranceId: locked.id,
     kind: change.historyKind,
     actor: change.actor,

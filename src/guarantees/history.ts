@@ -1,7 +1,6 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
 import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
-import { sqlOf, type AnyTransaction } from '../database/sql';
 import type { components } from '../generated/partner-api';
 import { STATUS_LABELS, type Status } from './status-machine';
 
@@ -32,41 +31,50 @@ export interface NewHistoryEntry {
   status: Status;
 }
 
-const INSERT_HISTORY = `INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
-  VALUES ($1, $2, $3, $4, $5, $6::"RentalInsuranceStatus", $7::"RentalInsuranceStatus")`;
-
-const historyValues = (entry: NewHistoryEntry) => [
-  entry.rentalInsuranceId,
-  entry.kind,
-  entry.actor.name,
-  entry.actor.serviceAccount,
-  entry.comment,
-  entry.previousStatus,
-  entry.status,
-];
-
 /** Appends an entry and returns it (a new entry has no documents yet). */
-export async function appendHistory(tx: AnyTransaction, entry: NewHistoryEntry) {
-  const [row] = await sqlOf(tx).rows<Omit<HistoryRow, 'documents'>>(
-    `${INSERT_HISTORY} RETURNING id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
-       creator_service_account AS "creatorServiceAccount", comment, previous_status::text AS "previousStatus",
-       status::text AS status, created_at AS "createdAt"`,
-    historyValues(entry),
-  );
-  return { ...row!, documents: [] } satisfies HistoryRow;
+export async function appendHistory(db: Queryable, entry: NewHistoryEntry): Promise<HistoryRow> {
+  const row = await db.historyEntry.create({ data: historyData(entry) });
+  return { ...row, documents: [] };
 }
 
-/** Appends an entry nobody reads back in this transaction: on our own transactions it travels with COMMIT. */
-export function recordHistory(tx: AnyTransaction, entry: NewHistoryEntry): Promise<void> {
-  return sqlOf(tx).writeAtCommit(INSERT_HISTORY, historyValues(entry));
+/** Appends an entry nobody reads back: tagged raw SQL, since every write of a guarantee adds one. */
+export async function recordHistory(db: Queryable, entry: NewHistoryEntry): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
+    VALUES (${entry.rentalInsuranceId}, ${entry.kind}, ${entry.actor.name}, ${entry.actor.serviceAccount}, ${entry.comment},
+            ${entry.previousStatus}::"RentalInsuranceStatus", ${entry.status}::"RentalInsuranceStatus")`;
 }
 
-export async function listHistory(db: Queryable, rentalInsuranceId: bigint) {
+function historyData(entry: NewHistoryEntry) {
+  return {
+    rentalInsuranceId: entry.rentalInsuranceId,
+    kind: entry.kind,
+    creatorName: entry.actor.name,
+    creatorServiceAccount: entry.actor.serviceAccount,
+    comment: entry.comment,
+    previousStatus: entry.previousStatus,
+    status: entry.status,
+  };
+}
+
+/** The guarantee's history, oldest first: one page of it, or (admin tool) all of it. */
+export async function listHistory(db: Queryable, rentalInsuranceId: bigint, page?: { offset: number; size: number }) {
   return db.historyEntry.findMany({
     where: { rentalInsuranceId },
     orderBy: { id: 'asc' },
     include: { documents: { orderBy: { id: 'asc' } } },
+    ...(page ? { skip: page.offset, take: page.size } : {}),
   });
+}
+
+/** One page of the guarantee's history and the number of its entries. The count comes first, so a page past the end is never read. */
+export async function historyPage(
+  db: Queryable,
+  rentalInsuranceId: bigint,
+  page: { offset: number; size: number },
+): Promise<{ rows: HistoryRow[]; total: number }> {
+  const total = await db.historyEntry.count({ where: { rentalInsuranceId } });
+  return { rows: page.offset < total ? await listHistory(db, rentalInsuranceId, page) : [], total };
 }
 
 type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];

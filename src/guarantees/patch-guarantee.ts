@@ -3,32 +3,19 @@
  * change, `null` clears an optional field. What the change does to the review and the contract is
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
-import type { AnyTransaction } from '../database/sql';
-import { NotFound } from '../errors';
+import type { Queryable } from '../database/prisma-client';
 import type { components } from '../generated/partner-api';
-import { assertCurrentVersion } from '../http/preconditions';
 import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { MONEY_FIELDS, patchColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 import { transition } from './status-machine';
 
 type Patch = components['schemas']['RentalInsurancePatch'];
 
-export async function patchGuarantee(
-  tx: AnyTransaction,
-  companyId: string,
-  actor: Actor,
-  id: bigint,
-  ifMatch: number[],
-  patch: Patch,
-): Promise<ChangeOutcome> {
-  const current = await lockGuarantee(tx, companyId, id);
-  if (!current) throw new NotFound();
-  assertCurrentVersion(ifMatch, current.version);
-
+/** `current` is the guarantee locked by the write's precondition, its version already checked. */
+export async function patchGuarantee(db: Queryable, actor: Actor, current: GuaranteeRow, patch: Patch): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
   const requested = patchColumns(problems, patch);
   problems.throwIfAny();
@@ -42,7 +29,7 @@ export async function patchGuarantee(
     return { row: current, effects: [] };
   }
   const data = Object.fromEntries(changed.map((column) => [column, requested[column]]));
-  return applyChange(tx, current, {
+  return applyChange(db, current, {
     actor,
     event,
     data,

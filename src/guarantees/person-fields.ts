@@ -8,7 +8,10 @@ import { normaliseCpfCnpj, normalisePhone, validateBirthDate } from '../validati
 import type { FieldProblems } from './field-problems';
 
 export function foldForSearch(name: string): string {
-  return name.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 // These run on bodies that may have failed schema validation too (to report every problem at

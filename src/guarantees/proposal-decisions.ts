@@ -1,20 +1,20 @@
 /** The partner's answer to an approved proposal, on the tenant's behalf: accept or refuse. */
-import type { AnyTransaction } from '../database/sql';
+import type { Queryable } from '../database/prisma-client';
 import { NotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 
 export async function decideProposal(
-  tx: AnyTransaction,
+  db: Queryable,
   companyId: string,
   actor: Actor,
   id: bigint,
   decision: 'accept' | 'refuse',
 ): Promise<ChangeOutcome> {
-  const locked = await lockGuarantee(tx, companyId, id);
+  const locked = await lockGuarantee(db, companyId, id);
   if (!locked) throw new NotFound();
-  return applyChange(tx, locked, {
+  return applyChange(db, locked, {
     actor,
     event: { type: decision === 'accept' ? 'partner_accepted' : 'partner_refused' },
     historyKind: 'status_changed',

@@ -1,26 +1,33 @@
 /** Values the guarantee handlers read from a validated request. */
 import { NotFound } from '../errors';
-import type { Actor } from './history';
-import { header, type OperationContext, type RequestContext } from '../http/operation';
-import { parseIfMatch } from '../http/preconditions';
+import { normaliseCpfCnpj } from '../validation';
+import { foldForSearch } from './person-fields';
+import type { GuaranteeFilters } from './guarantee-list';
+import type { Status } from './status-machine';
 
-/** The path id; anything but a positive 64-bit integer cannot name a guarantee. */
-export function guaranteeId(ctx: RequestContext): bigint {
-  const raw = ctx.request.params['id'] ?? '';
-  if (!/^[1-9]\d{0,18}$/.test(raw) || BigInt(raw) > 9223372036854775807n) throw new NotFound();
-  return BigInt(raw);
+/** The path id as the database's int8; the pipeline has checked it is a positive integer in canonical form. */
+export function guaranteeId(id: number): bigint {
+  if (!Number.isSafeInteger(id) || id < 1) throw new NotFound();
+  return BigInt(id);
 }
 
-export const partnerActor = (ctx: OperationContext): Actor => ({ name: ctx.principal.displayName, serviceAccount: true });
-
-export const ifMatchOf = (ctx: RequestContext): number[] => parseIfMatch(header(ctx, 'if-match'));
-
-export function queryList(ctx: RequestContext, name: string): string[] {
-  const value = ctx.request.query[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
+/** The list filters of a validated query: the CPF/CNPJ and the name in the forms they are stored and searched in. */
+export function guaranteeFilters(query: {
+  propertyExternalId?: string;
+  tenantCpfCnpj?: string;
+  tenantName?: string;
+  status?: Status[];
+}): GuaranteeFilters {
+  return {
+    propertyExternalId: query.propertyExternalId,
+    tenantCpfCnpj: query.tenantCpfCnpj === undefined ? undefined : normalisedForSearch(query.tenantCpfCnpj),
+    tenantNameFolded: query.tenantName === undefined ? undefined : foldForSearch(query.tenantName),
+    statuses: query.status ?? [],
+  };
 }
 
-export function queryValue(ctx: RequestContext, name: string): string | undefined {
-  return queryList(ctx, name)[0];
+/** The filter matches the stored form; an invalid number is not an error, it just matches nothing. */
+function normalisedForSearch(value: string): string {
+  const result = normaliseCpfCnpj(value);
+  return result.ok ? result.value : value.replace(/[.\-/]/g, '').toUpperCase();
 }

@@ -4,31 +4,43 @@
  * when it is invalidated.
  */
 import type { Queryable } from '../database/prisma-client';
-import { sqlOf, type AnyTransaction } from '../database/sql';
 import type { components } from '../generated/partner-api';
 import type { SignatureChange } from './status-machine';
 
-export async function applySignatureChange(tx: AnyTransaction, rentalInsuranceId: bigint, change: SignatureChange): Promise<void> {
+export async function applySignatureChange(db: Queryable, rentalInsuranceId: bigint, change: SignatureChange): Promise<void> {
   if (change === 'keep') return;
-  const sql = sqlOf(tx);
-  await sql.rows('DELETE FROM signatures WHERE rental_insurance_id = $1', [rentalInsuranceId]);
+  await db.signature.deleteMany({ where: { rentalInsuranceId } });
   if (change === 'discard') return;
   // 'create' and 'reset' both produce fresh pending records for the current parties, in this
   // order: the document, the tenant, then each co-tenant as added.
-  await sql.rows(
-    `INSERT INTO signatures (rental_insurance_id, role, cpf_cnpj, name, status)
-     SELECT $1::int8, 'document'::"SignatureRole", NULL::text, NULL::text, 'pending'::"SignatureStatus"
-     UNION ALL SELECT r.id, 'tenant', r.tenant_cpf_cnpj, r.tenant_name, 'pending' FROM rental_insurances r WHERE r.id = $1
-     UNION ALL (SELECT c.rental_insurance_id, 'co_tenant', c.cpf_cnpj, c.name, 'pending' FROM co_tenants c WHERE c.rental_insurance_id = $1 ORDER BY c.id)`,
-    [rentalInsuranceId],
-  );
+  await db.$executeRaw`
+    INSERT INTO signatures (rental_insurance_id, role, cpf_cnpj, name, status)
+    SELECT ${rentalInsuranceId}::int8, 'document'::"SignatureRole", NULL::text, NULL::text, 'pending'::"SignatureStatus"
+    UNION ALL SELECT r.id, 'tenant', r.tenant_cpf_cnpj, r.tenant_name, 'pending' FROM rental_insurances r WHERE r.id = ${rentalInsuranceId}
+    UNION ALL (SELECT c.rental_insurance_id, 'co_tenant', c.cpf_cnpj, c.name, 'pending' FROM co_tenants c
+               WHERE c.rental_insurance_id = ${rentalInsuranceId} ORDER BY c.id)`;
 }
 
-export async function listSignatures(db: Queryable, rentalInsuranceId: bigint): Promise<components['schemas']['Signature'][]> {
-  const rows = await db.signature.findMany({ where: { rentalInsuranceId }, orderBy: { id: 'asc' } });
+/** The guarantee's current records in order: one page of them, or (admin tool) all of them. */
+export async function listSignatures(
+  db: Queryable,
+  rentalInsuranceId: bigint,
+  page?: { offset: number; size: number },
+): Promise<components['schemas']['Signature'][]> {
+  const rows = await db.signature.findMany({
+    where: { rentalInsuranceId },
+    orderBy: { id: 'asc' },
+    ...(page ? { skip: page.offset, take: page.size } : {}),
+  });
   return rows.map((row) => {
     const record: components['schemas']['Signature'] = { role: row.role, cpfCnpj: row.cpfCnpj, name: row.name, status: row.status };
     if (row.status !== 'pending' && row.url !== null) record.url = row.url;
     return record;
   });
+}
+
+/** One page of the guarantee's current records and their number. */
+export async function signaturePage(db: Queryable, rentalInsuranceId: bigint, page: { offset: number; size: number }) {
+  const total = await db.signature.count({ where: { rentalInsuranceId } });
+  return { rows: page.offset < total ? await listSignatures(db, rentalInsuranceId, page) : [], total };
 }

@@ -20,7 +20,10 @@ export function customizeAjv(original: Ajv, options: Options): Ajv {
     schemaType: 'number',
     validate: function multipleOf(step: number, value: number): boolean {
       const ok = Number.isInteger(Number((value / step).toPrecision(15)));
-      if (!ok) (multipleOf as { errors?: unknown[] }).errors = [{ keyword: 'multipleOf', params: { multipleOf: step }, message: `must be multiple of ${step}` }];
+      if (!ok)
+        (multipleOf as { errors?: unknown[] }).errors = [
+          { keyword: 'multipleOf', params: { multipleOf: step }, message: `must be multiple of ${step}` },
+        ];
       return ok;
     },
   });

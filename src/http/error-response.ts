@@ -1,7 +1,8 @@
 /** The one place where failures become the specification's error body. */
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
-import type { HttpResult } from './operation';
+import type { HttpResult } from './http-result';
+import { metrics } from '../observability/metrics';
 
 export interface ErrorBody {
   code: string;
@@ -50,6 +51,7 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(400, 'bad_request', 'The request body could not be read as sent.');
   }
   if (isDatabaseUnavailable(error)) {
+    if (waitedForConnection(error)) metrics.poolWaitTimeouts.inc();
     return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.', undefined, {
       'Retry-After': '1',
     });
@@ -57,8 +59,18 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'internal_error', 'An unexpected error occurred; the request had no effect. Retry later.');
 }
 
-const UNAVAILABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'P1001', 'P1017', 'P2024'];
-const UNAVAILABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|Server has closed the connection|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable|timeout exceeded when trying to connect/;
+const UNAVAILABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'P1001', 'P1017', 'P2024', 'P2028'];
+const UNAVAILABLE_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|Server has closed the connection|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable|timeout exceeded when trying to connect/;
+
+/** No pooled connection became free in time (pg-pool's timeout, or Prisma's transaction start). */
+function waitedForConnection(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const { message, code } = current as { message?: unknown; code?: unknown };
+    if (code === 'P2028' || (typeof message === 'string' && message.includes('timeout exceeded when trying to connect'))) return true;
+  }
+  return false;
+}
 
 /** The database is down, restarting or unreachable: walk the cause chain (the driver adapter wraps pg's error). */
 function isDatabaseUnavailable(error: unknown): boolean {

@@ -3,7 +3,7 @@
  * zero-based `page` (negative treated as 0), `pageSize` clamped to 1..200 (default 20), and
  * `_links` whose hrefs keep every filter of the request with the applied page size.
  */
-import type { OperationContext, RequestContext } from './operation';
+import type { RequestFacts } from './operation-registry';
 
 export const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 200;
@@ -16,50 +16,62 @@ export interface PageRequest {
   offset: number;
 }
 
-export function pageRequest(query: OperationContext['request']['query']): PageRequest {
-  const page = clamp(integer(query['page'], 0), 0, MAX_PAGE);
-  const size = clamp(integer(query['pageSize'], DEFAULT_PAGE_SIZE), 1, MAX_PAGE_SIZE);
+/** From the validated query (integers, as the contract declares them). */
+export function pageRequest(query: { page?: number; pageSize?: number }): PageRequest {
+  const page = clamp(whole(query.page, 0), 0, MAX_PAGE);
+  const size = clamp(whole(query.pageSize, DEFAULT_PAGE_SIZE), 1, MAX_PAGE_SIZE);
   // Repositories answer an empty page without querying when offset >= total, so an offset
   // beyond exact integers is never sent to the database.
   return { number: page, size, offset: page * size };
 }
 
-export interface HalPage<T> {
-  _embedded: Record<string, T[]>;
-  _links: Record<string, { href: string }>;
+export interface PageLinks {
+  self: { href: string };
+  first: { href: string };
+  last: { href: string };
+  prev?: { href: string };
+  next?: { href: string };
+}
+
+export interface HalPage<T, Name extends string> {
+  _embedded: { [K in Name]: T[] };
+  _links: PageLinks;
   page: { size: number; totalElements: number; totalPages: number; number: number };
 }
 
-export function halPage<T>(ctx: RequestContext, embeddedName: string, items: T[], totalElements: number, request: PageRequest): HalPage<T> {
-  const totalPages = Math.ceil(totalElements / request.size);
+export function halPage<T, Name extends string>(
+  request: RequestFacts,
+  embeddedName: Name,
+  items: T[],
+  totalElements: number,
+  page: PageRequest,
+): HalPage<T, Name> {
+  const totalPages = Math.ceil(totalElements / page.size);
   const last = Math.max(totalPages - 1, 0);
-  const link = (number: number) => ({ href: pageHref(ctx, number, request.size) });
-  const links: HalPage<T>['_links'] = { self: link(request.number), first: link(0), last: link(last) };
-  if (request.number > 0) links['prev'] = link(Math.min(request.number - 1, last));
-  if (request.number < totalPages - 1) links['next'] = link(request.number + 1);
+  const link = (number: number) => ({ href: pageHref(request, number, page.size) });
+  const links: PageLinks = { self: link(page.number), first: link(0), last: link(last) };
+  if (page.number > 0) links.prev = link(Math.min(page.number - 1, last));
+  if (page.number < totalPages - 1) links.next = link(page.number + 1);
   return {
-    _embedded: { [embeddedName]: items },
+    _embedded: { [embeddedName]: items } as { [K in Name]: T[] },
     _links: links,
-    page: { size: request.size, totalElements, totalPages, number: request.number },
+    page: { size: page.size, totalElements, totalPages, number: page.number },
   };
 }
 
-function pageHref(ctx: RequestContext, number: number, size: number): string {
+function pageHref(request: RequestFacts, number: number, size: number): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(ctx.request.query)) {
+  for (const [name, value] of Object.entries(request.query)) {
     if (name === 'page' || name === 'pageSize' || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, item);
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
   }
   params.set('page', String(number));
   params.set('pageSize', String(size));
-  return `${ctx.baseUrl}${ctx.request.path}?${params.toString()}`;
+  return `${request.baseUrl}${request.path}?${params.toString()}`;
 }
 
-function integer(value: string | string[] | undefined, fallback: number): number {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || text === '') return fallback;
-  const parsed = Number(text);
-  return Number.isFinite(parsed) ? Math.trunc(parsed) : fallback;
+function whole(value: number | undefined, fallback: number): number {
+  return value === undefined || !Number.isFinite(value) ? fallback : Math.trunc(value);
 }
 
 function clamp(value: number, min: number, max: number): number {

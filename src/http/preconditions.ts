@@ -6,9 +6,15 @@ import { BadRequest, PreconditionFailed, PreconditionRequired } from '../errors'
 
 export const etagOf = (version: number): string => `W/"${version}"`;
 
-/** The versions named by an If-Match header; throws 428 when absent and 400 for `*` or a malformed list. */
-export function parseIfMatch(raw: string | undefined): number[] {
-  if (raw === undefined || raw.trim() === '') throw new PreconditionRequired();
+/**
+ * The versions named by an If-Match header, or undefined when an optional one is absent. Throws
+ * 428 when a required one is absent, and 400 for `*` or a malformed list.
+ */
+export function parseIfMatch(raw: string | undefined, required: boolean): number[] | undefined {
+  if (raw === undefined || raw.trim() === '') {
+    if (required) throw new PreconditionRequired();
+    return undefined;
+  }
   const versions: number[] = [];
   for (const part of raw.split(',')) {
     const tag = part.trim();
@@ -29,7 +35,8 @@ export function parseIfMatch(raw: string | undefined): number[] {
   return versions;
 }
 
-export function assertCurrentVersion(ifMatch: number[], currentVersion: number): void {
+/** 412 with the current ETag unless If-Match names the current version. */
+export function assertCurrentVersion(ifMatch: readonly number[], currentVersion: number): void {
   if (!ifMatch.includes(currentVersion)) throw new PreconditionFailed(etagOf(currentVersion));
 }
 

@@ -1,5 +1,7 @@
 /** Ajv errors as the `details` strings of the error body: one per problem, naming the field. */
 import type { ErrorObject } from 'ajv';
+import { ApiError, BadRequest, NotFound, PreconditionRequired, ValidationFailed } from '../errors';
+import { invalidKey } from './idempotency';
 
 const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
 
@@ -11,14 +13,21 @@ export function describeValidationErrors(errors: ErrorObject[]): string[] {
 }
 
 function fieldPath(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   const location = segments.shift() ?? '';
-  const extra = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+  const extra =
+    (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
     (error.params as { additionalProperty?: string }).additionalProperty;
   if (extra !== undefined) segments.push(extra);
   const prefix = LOCATION_NAMES[location] ?? location;
   if (location === 'header' && segments.length > 0) return segments.join('.');
-  const joined = segments.map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : segment)).join('.').replace(/\.\[/g, '[');
+  const joined = segments
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : segment))
+    .join('.')
+    .replace(/\.\[/g, '[');
   if (!prefix) return joined || 'body';
   return joined ? `${prefix}.${joined}` : prefix;
 }
@@ -43,4 +52,32 @@ function describe(error: ErrorObject): string {
     default:
       return error.message ?? 'is invalid';
   }
+}
+
+/**
+ * The answer to a request that failed schema validation. A path id of the wrong shape cannot name
+ * an existing resource: 404, as the contracts say (the co-tenant's CPF/CNPJ is the exception the
+ * partner contract makes: malformed is 400). Header problems get their own codes.
+ */
+export function validationError(errors: ErrorObject[], ruleProblems: string[]): ApiError {
+  const pathErrors = errors.filter((error) => error.instancePath.startsWith('/path'));
+  if (pathErrors.some((error) => !error.instancePath.startsWith('/path/cpfCnpj'))) return new NotFound();
+  const missingHeader = (name: string) =>
+    errors.some((error) => error.instancePath === '/header' && (error.params as { missingProperty?: string }).missingProperty === name);
+  if (missingHeader('idempotency-key')) {
+    return new BadRequest('idempotency_key_required', 'This write requires an Idempotency-Key header.', ['Idempotency-Key: is required']);
+  }
+  if (errors.some((error) => error.instancePath === '/header/idempotency-key')) return invalidKey();
+  // If-Match is declared required where the contract demands it; missing is 428, not a 400.
+  if (missingHeader('if-match')) return new PreconditionRequired();
+  if (errors.some((error) => error.instancePath === '/header/if-match')) {
+    return new BadRequest('if_match_invalid', 'If-Match must hold ETags of the form W/"<version>".', ['If-Match: must be a list of entity tags']);
+  }
+  return new ValidationFailed([...new Set([...describeValidationErrors(errors), ...ruleProblems])]);
+}
+
+/** Rule problems for the fields the schema did not already report. */
+export function ruleProblemsBeside(errors: ErrorObject[], problems: string[]): string[] {
+  const schemaPaths = new Set(describeValidationErrors(errors).map((detail) => detail.split(':')[0]));
+  return problems.filter((detail) => !schemaPaths.has(detail.split(':')[0]));
 }

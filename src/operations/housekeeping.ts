@@ -13,6 +13,7 @@ export async function purgeExpired(db: Database, retentionHours: number, now = n
     where: { createdAt: { lt: new Date(now.getTime() - retentionHours * 3_600_000) } },
   });
   const tokens = await db.accessToken.deleteMany({ where: { expiresAt: { lt: now } } });
+  await db.idempotencyUsage.deleteMany({ where: { hour: { lt: new Date(now.getTime() - (retentionHours + 1) * 3_600_000) } } });
   return { idempotency: idempotency.count, tokens: tokens.count };
 }
 

@@ -29,7 +29,13 @@ async function locked(tx: Transaction, id: bigint) {
   return guarantee;
 }
 
-export async function approve(tx: Transaction, id: bigint, reviewer: Actor, terms: ApprovalTerms, comment: string | null = null): Promise<ChangeOutcome> {
+export async function approve(
+  tx: Transaction,
+  id: bigint,
+  reviewer: Actor,
+  terms: ApprovalTerms,
+  comment: string | null = null,
+): Promise<ChangeOutcome> {
   const coverage = centsToDecimalString(terms.coverageLimitCents);
   const rentCoverage = centsToDecimalString(terms.rentCoverageLimitCents);
   return applyChange(tx, await locked(tx, id), {
@@ -69,7 +75,12 @@ export async function requestInformation(tx: Transaction, id: bigint, reviewer: 
 }
 
 /** The signing envelope is ready: pending records get their signing link. */
-export async function markEnvelopeReady(tx: Transaction, id: bigint, actor: Actor = SYSTEM_ACTOR, linkBase = 'https://sign.rentalguarantee.example/envelopes'): Promise<ChangeOutcome> {
+export async function markEnvelopeReady(
+  tx: Transaction,
+  id: bigint,
+  actor: Actor = SYSTEM_ACTOR,
+  linkBase = 'https://sign.rentalguarantee.example/envelopes',
+): Promise<ChangeOutcome> {
   const guarantee = await locked(tx, id);
   const pending = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'pending' }, orderBy: { id: 'asc' } });
   if (guarantee.status !== 'accepted' || pending.length === 0) {
@@ -119,7 +130,7 @@ export async function recordSignature(
   });
   const unsigned = await tx.signature.count({ where: { rentalInsuranceId: id, status: { not: 'signed' } } });
   if (unsigned === 0 && outcomeOfChange.row.startBillingDate !== null) {
-    outcomeOfChange = await applyChange(tx, (await locked(tx, id)), {
+    outcomeOfChange = await applyChange(tx, await locked(tx, id), {
       actor: SYSTEM_ACTOR,
       event: { type: 'contract_signed' },
       historyKind: 'status_changed',

@@ -1,8 +1,33 @@
 import { invalid, valid, type ValidationResult } from './result';
 
 export const UF_CODES = [
-  'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
-  'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'SC', 'SP', 'SE', 'TO', 'RR', 'RO',
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+  'RR',
+  'RO',
 ] as const;
 
 export type Uf = (typeof UF_CODES)[number];

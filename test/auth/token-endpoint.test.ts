@@ -1,17 +1,15 @@
 /** POST /auth/oauth2/token: the client credentials grant and each RFC 6749 error case. */
-import request from 'supertest';
-import { startTestApp, TOKEN_PATH, type TestApp } from '../support/test-app';
+import type { Response } from 'supertest';
+import { ANONYMOUS, asPartner, TOKEN_PATH } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
 import { hashAccessToken } from '../../src/auth/opaque-secrets';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const world = useTestApp();
+const anonymous = asPartner(world, ANONYMOUS);
 
-const tokenRequest = () => request(t.app).post(TOKEN_PATH).type('form');
+const tokenRequest = () => anonymous.tokenRequest();
 
-function expectNoStore(response: request.Response) {
+function expectNoStore(response: Response) {
   expect(response.headers['cache-control']).toBe('no-store');
   expect(response.headers['pragma']).toBe('no-cache');
   expect(response.headers['x-correlation-id']).toEqual(expect.any(String));
@@ -19,7 +17,7 @@ function expectNoStore(response: request.Response) {
 
 describe('When a partner asks for a token with valid credentials', () => {
   test('then it gets an opaque 900-second Bearer token with every permission of the credential', async () => {
-    const agency = await t.newAgency({ scopes: ['ri:rental-insurances:read', 'ri:rental-insurances:write'] });
+    const agency = await world.newAgency({ scopes: ['ri:rental-insurances:read', 'ri:rental-insurances:write'] });
     const response = await tokenRequest().auth(agency.clientId, agency.clientSecret).send({ grant_type: 'client_credentials' });
     expect(response.status).toBe(200);
     expectNoStore(response);
@@ -29,18 +27,18 @@ describe('When a partner asks for a token with valid credentials', () => {
       expires_in: 900,
       scope: 'ri:rental-insurances:read ri:rental-insurances:write',
     });
-    const stored = await t.db.accessToken.findUnique({ where: { tokenHash: hashAccessToken(response.body.access_token) } });
+    const stored = await world.db.accessToken.findUnique({ where: { tokenHash: hashAccessToken(response.body.access_token) } });
     expect(stored?.companyId).toBe(agency.companyId);
     expect(stored?.scopes).toEqual(['ri:rental-insurances:read', 'ri:rental-insurances:write']);
     const lifetime = stored!.expiresAt.getTime() - stored!.createdAt.getTime();
     expect(Math.abs(lifetime - 900_000)).toBeLessThan(5_000);
     // Only a hash is stored: the token itself appears nowhere in the table.
-    const raw = await t.db.$queryRawUnsafe<unknown[]>(`SELECT * FROM access_tokens WHERE token_hash = $1`, response.body.access_token);
+    const raw = await world.db.$queryRawUnsafe<unknown[]>(`SELECT * FROM access_tokens WHERE token_hash = $1`, response.body.access_token);
     expect(raw).toHaveLength(0);
   });
 
   test('then a narrower requested scope is granted as asked', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const response = await tokenRequest()
       .auth(agency.clientId, agency.clientSecret)
       .send({ grant_type: 'client_credentials', scope: 'ri:rental-insurances:read' });
@@ -49,7 +47,7 @@ describe('When a partner asks for a token with valid credentials', () => {
   });
 
   test('then form-urlencoded Basic credentials (RFC 6749 §2.3.1) are decoded', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const encodedId = encodeURIComponent(agency.clientId).replace(/_/g, '%5F');
     const response = await tokenRequest().auth(encodedId, agency.clientSecret).send({ grant_type: 'client_credentials' });
     expect(response.status).toBe(200);
@@ -58,7 +56,7 @@ describe('When a partner asks for a token with valid credentials', () => {
 
 describe('When the token request is wrong', () => {
   test('then a bad secret is 401 invalid_client with a Basic challenge', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const response = await tokenRequest().auth(agency.clientId, 'sbx_cs_wrong').send({ grant_type: 'client_credentials' });
     expect(response.status).toBe(401);
     expectNoStore(response);
@@ -74,7 +72,7 @@ describe('When the token request is wrong', () => {
   });
 
   test('then a missing Basic header is 401 invalid_client, even with credentials in the form body', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const response = await tokenRequest().send({
       grant_type: 'client_credentials',
       client_id: agency.clientId,
@@ -97,7 +95,7 @@ describe('When the token request is wrong', () => {
     ['authorization_code', 'unauthorized_client'],
     ['urn:example:unknown', 'unsupported_grant_type'],
   ])('then grant_type=%s is 400 %s', async (grantType, error) => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const response = await tokenRequest().auth(agency.clientId, agency.clientSecret).send({ grant_type: grantType });
     expect(response.status).toBe(400);
     expectNoStore(response);
@@ -105,36 +103,34 @@ describe('When the token request is wrong', () => {
   });
 
   test('then a missing grant_type is 400 invalid_request', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     const response = await tokenRequest().auth(agency.clientId, agency.clientSecret).send({});
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('invalid_request');
   });
 
   test('then a scope beyond the permissions is 400 invalid_scope, never silently narrowed', async () => {
-    const agency = await t.newAgency({ scopes: ['ri:rental-insurances:read'] });
+    const agency = await world.newAgency({ scopes: ['ri:rental-insurances:read'] });
     const response = await tokenRequest()
       .auth(agency.clientId, agency.clientSecret)
       .send({ grant_type: 'client_credentials', scope: 'ri:rental-insurances:read ri:rental-insurances:write' });
     expect(response.status).toBe(400);
     expectNoStore(response);
     expect(response.body.error).toBe('invalid_scope');
-    expect(await t.db.accessToken.count({ where: { credentialId: agency.credentialId } })).toBe(1); // only the helper's token
+    expect(await world.db.accessToken.count({ where: { credentialId: agency.credentialId } })).toBe(1); // only the helper's token
   });
 
   test('then an unknown scope is 400 invalid_scope', async () => {
-    const agency = await t.newAgency();
-    const response = await tokenRequest()
-      .auth(agency.clientId, agency.clientSecret)
-      .send({ grant_type: 'client_credentials', scope: 'admin' });
+    const agency = await world.newAgency();
+    const response = await tokenRequest().auth(agency.clientId, agency.clientSecret).send({ grant_type: 'client_credentials', scope: 'admin' });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe('invalid_scope');
   });
 
   test('then a JSON body is 400 invalid_request', async () => {
-    const agency = await t.newAgency();
-    const response = await request(t.app)
-      .post(TOKEN_PATH)
+    const agency = await world.newAgency();
+    const response = await anonymous
+      .request('post', TOKEN_PATH)
       .auth(agency.clientId, agency.clientSecret)
       .send({ grant_type: 'client_credentials' });
     expect(response.status).toBe(400);
@@ -142,7 +138,7 @@ describe('When the token request is wrong', () => {
   });
 
   test('then GET on the token endpoint is 405 with Allow: POST', async () => {
-    const response = await request(t.app).get(TOKEN_PATH);
+    const response = await anonymous.request('get', TOKEN_PATH);
     expect(response.status).toBe(405);
     expect(response.headers['allow']).toBe('POST');
     expect(response.body.code).toBe('method_not_allowed');

@@ -14,13 +14,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
 import YAML from 'yaml';
 import { loadConfig } from '../../src/config';
-import { publishedDocumentHandlers } from '../../src/contract/published-document';
-import { partnerHandlers } from '../../src/partner-handlers';
+import { backOfficeApi } from '../../src/operations/api/back-office-api';
+import { partnerApi } from '../../src/partner/partner-api';
 import { RequestSiteFinder, siteMatches, type RequestSite } from './request-sites';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { ANONYMOUS, asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
 
 const ROOT = path.resolve(__dirname, '../..');
 const LIST_FILE = path.join(__dirname, 'covered-operations.json');
@@ -50,7 +50,13 @@ function operationsOf(document: string, basePath: string): Operation[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      operations.push({ document, operationId: operation.operationId ?? `(no operationId) ${method.toUpperCase()} ${template}`, method, template, basePath });
+      operations.push({
+        document,
+        operationId: operation.operationId ?? `(no operationId) ${method.toUpperCase()} ${template}`,
+        method,
+        template,
+        basePath,
+      });
     }
   }
   return operations;
@@ -80,7 +86,9 @@ function suggestions(wanted: Operation[]): string {
   if (!process.env.COVERAGE_SUGGEST) return 'Run with COVERAGE_SUGGEST=1 to see which test files request each operation.';
   const files = testFiles();
   const lines = wanted.map((operation) => {
-    const matching = files.filter((file) => sitesOf(file).some((site) => siteMatches(site, operation.method, operation.basePath, operation.template)));
+    const matching = files.filter((file) =>
+      sitesOf(file).some((site) => siteMatches(site, operation.method, operation.basePath, operation.template)),
+    );
     return `  ${operation.document} ${operation.operationId}: ${matching.length ? JSON.stringify(matching) : 'no test file requests it'}`;
   });
   return `Test files whose requests match:\n${lines.join('\n')}`;
@@ -96,7 +104,9 @@ describe('Every operation of the contract is exercised by a test', () => {
   });
 
   test('every operation has an entry in covered-operations.json, and every entry an operation', () => {
-    const missing = operations.filter((o) => !(typeof listed[o.document] === 'object' && (listed[o.document] as Record<string, string[]>)[o.operationId]?.length));
+    const missing = operations.filter(
+      (o) => !(typeof listed[o.document] === 'object' && (listed[o.document] as Record<string, string[]>)[o.operationId]?.length),
+    );
     const stale = Object.entries(listed)
       .filter(([document]) => !document.startsWith('$'))
       .flatMap(([document, entries]) =>
@@ -105,7 +115,9 @@ describe('Every operation of the contract is exercised by a test', () => {
           .map((id) => `${document} ${id}`),
       );
     const message = [
-      missing.length ? `Operations without a listed test (write one and list it in test/contract/covered-operations.json):\n${missing.map((o) => `  ${o.document} ${o.operationId} (${o.method.toUpperCase()} ${o.template})`).join('\n')}` : '',
+      missing.length
+        ? `Operations without a listed test (write one and list it in test/contract/covered-operations.json):\n${missing.map((o) => `  ${o.document} ${o.operationId} (${o.method.toUpperCase()} ${o.template})`).join('\n')}`
+        : '',
       stale.length ? `Entries naming no operation of the documents:\n  ${stale.join('\n  ')}` : '',
       missing.length ? suggestions(missing) : '',
     ]
@@ -122,7 +134,9 @@ describe('Every operation of the contract is exercised by a test', () => {
         if (!file.endsWith('.test.ts') || !fs.existsSync(path.join(ROOT, file))) {
           problems.push(`${operation.operationId}: ${file} is not an existing *.test.ts file`);
         } else if (!sitesOf(file).some((site) => siteMatches(site, operation.method, operation.basePath, operation.template))) {
-          problems.push(`${operation.operationId}: ${file} makes no ${operation.method.toUpperCase()} ${operation.basePath}${operation.template} request`);
+          problems.push(
+            `${operation.operationId}: ${file} makes no ${operation.method.toUpperCase()} ${operation.basePath}${operation.template} request`,
+          );
         }
       }
     }
@@ -131,40 +145,35 @@ describe('Every operation of the contract is exercised by a test', () => {
 });
 
 describe('Every operation of the contract has a handler and a route', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const world = useTestApp();
 
-  test('every partner operation has a handler in the handler maps', () => {
-    const handlers = partnerHandlers();
-    const published = publishedDocumentHandlers({ environment: 'sandbox', apiBasePath: config.API_BASE_PATH, authBasePath: config.AUTH_BASE_PATH });
-    const known = new Set([...Object.keys(handlers.read), ...Object.keys(handlers.write), ...Object.keys(published)]);
-    expect(operations.filter((o) => o.document === 'partner.yaml' && !known.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
-  });
-
-  test('every operation of operations.yaml has a handler in operationsHandlers (when the document exists)', () => {
-    const internal = operations.filter((o) => o.document === 'operations.yaml');
-    if (internal.length === 0) return;
-    // Required at run time: this module is written together with operations.yaml.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const module = require(path.join(ROOT, 'src/operations/api/handlers')) as {
-      operationsHandlers?: (options: { environment: string; idempotencyRetentionHours: number }) => Record<string, Record<string, unknown>>;
+  test('every operation of partner.yaml and operations.yaml is declared once, and nothing else is', () => {
+    const declared = (document: string, ids: string[]) => {
+      const expected = operations
+        .filter((o) => o.document === document)
+        .map((o) => o.operationId)
+        .sort();
+      expect([...ids].sort()).toEqual(expected);
     };
-    expect(typeof module.operationsHandlers).toBe('function');
-    const handlers = module.operationsHandlers!({ environment: 'sandbox', idempotencyRetentionHours: 24 });
-    const known = new Set(Object.values(handlers).flatMap((map) => Object.keys(map)));
-    expect(internal.filter((o) => !known.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
+    declared(
+      'partner.yaml',
+      partnerApi(config).operations.map((o) => o.operationId),
+    );
+    declared(
+      'operations.yaml',
+      backOfficeApi(config).operations.map((o) => o.operationId),
+    );
   });
 
   test('every operation of every document is routed by the app (no 404 route_not_found, no 405)', async () => {
     const unrouted: string[] = [];
     for (const operation of operations) {
       const url = `${operation.basePath}${operation.template.replace(/\{[^}]+\}/g, '1')}`;
-      const response = await request(t.app)[operation.method as 'get'](url);
+      const response = await asPartner(world, ANONYMOUS).request(operation.method as 'get', url);
       if (response.status === 405 || response.body?.code === 'route_not_found' || response.body?.code === 'not_implemented') {
-        unrouted.push(`${operation.document} ${operation.operationId}: ${operation.method.toUpperCase()} ${url} -> ${response.status} ${response.body?.code ?? ''}`);
+        unrouted.push(
+          `${operation.document} ${operation.operationId}: ${operation.method.toUpperCase()} ${url} -> ${response.status} ${response.body?.code ?? ''}`,
+        );
       }
     }
     expect(unrouted).toEqual([]);

@@ -1,9 +1,10 @@
 /** GET {base_url}/openapi.json and /openapi.yaml: the partner contract as this deployment publishes it. */
 import fs from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
+import type { Response } from 'supertest';
 import YAML from 'yaml';
-import { API, startTestApp, type TestApp } from '../support/test-app';
+import { ANONYMOUS, API, asPartner, withAuthorization } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
 
 const contract = YAML.parse(fs.readFileSync(path.join(__dirname, '../../openapi/partner.yaml'), 'utf8')) as {
   info: { version: string };
@@ -12,7 +13,7 @@ const contract = YAML.parse(fs.readFileSync(path.join(__dirname, '../../openapi/
 };
 
 /** supertest buffers only text and JSON by itself. */
-const asText = (res: request.Response, done: (error: Error | null, body: string) => void) => {
+const asText = (res: Response, done: (error: Error | null, body: string) => void) => {
   const stream = res as unknown as NodeJS.ReadableStream;
   let text = '';
   stream.setEncoding('utf8');
@@ -20,15 +21,12 @@ const asText = (res: request.Response, done: (error: Error | null, body: string)
   stream.on('end', () => done(null, text));
 };
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const world = useTestApp();
+const anyone = asPartner(world, ANONYMOUS);
 
 describe('When anyone reads the published contract', () => {
   test('then openapi.json needs no token and is the partner document with servers and token URL set to this deployment', async () => {
-    const response = await request(t.app).get(`${API}/openapi.json`).set('Host', 'partner.test:8443');
+    const response = await anyone.openApiJson().set('Host', 'partner.test:8443');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['x-correlation-id']).toEqual(expect.any(String));
@@ -39,15 +37,15 @@ describe('When anyone reads the published contract', () => {
   });
 
   test('then openapi.yaml is the same document in YAML', async () => {
-    const json = await request(t.app).get(`${API}/openapi.json`).set('Host', 'partner.test');
-    const response = await request(t.app).get(`${API}/openapi.yaml`).set('Host', 'partner.test').buffer(true).parse(asText);
+    const json = await anyone.openApiJson().set('Host', 'partner.test');
+    const response = await anyone.openApiYaml().set('Host', 'partner.test').buffer(true).parse(asText);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/yaml/);
     expect(YAML.parse(response.body as string)).toEqual(json.body);
   });
 
   test('then an invalid token is ignored: the document is public', async () => {
-    const response = await request(t.app).get(`${API}/openapi.json`).set('Authorization', 'Bearer sbx_at_not_a_token');
+    const response = await asPartner(world, withAuthorization('Bearer sbx_at_not_a_token')).openApiJson();
     expect(response.status).toBe(200);
   });
 });

@@ -1,26 +1,22 @@
 /** postStatementEntry: the sign rule, refusals, the day totals kept in the caller's transaction, append-only. */
-import request from 'supertest';
-import { startTestApp, API, type Agency, type TestApp } from '../support/test-app';
+import { asPartner } from '../support/partner-api';
+import { useTestApp, type Agency } from '../support/test-app';
 import { postStatementEntry } from '../../src/financial/ledger-service';
 import { CREDIT_TYPES, DEBIT_TYPES } from '../../src/financial/ledger-rules';
 import { ValidationFailed } from '../../src/errors';
 import type { StatementType } from '../../src/generated/prisma/client';
 import { daysFromToday, entry, postEntries } from './ledger-factory';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const world = useTestApp();
 
 const dayTotals = (companyId: string) =>
-  t.db.$queryRaw<Array<{ date: string; credits: string; debits: string }>>`
+  world.db.$queryRaw<Array<{ date: string; credits: string; debits: string }>>`
     SELECT to_char(date, 'YYYY-MM-DD') AS date, credits::text AS credits, debits::text AS debits
     FROM ledger_daily_totals WHERE company_id = ${companyId} ORDER BY date`;
 
 /** The day totals recomputed from the entries themselves: what the maintained table must equal. */
 const dayTotalsFromEntries = (companyId: string) =>
-  t.db.$queryRaw<Array<{ date: string; credits: string; debits: string }>>`
+  world.db.$queryRaw<Array<{ date: string; credits: string; debits: string }>>`
     SELECT to_char(date, 'YYYY-MM-DD') AS date,
            COALESCE(SUM(amount) FILTER (WHERE amount > 0), 0)::numeric(16,2)::text AS credits,
            COALESCE(-SUM(amount) FILTER (WHERE amount < 0), 0)::numeric(16,2)::text AS debits
@@ -29,29 +25,31 @@ const dayTotalsFromEntries = (companyId: string) =>
 describe('When an entry is posted', () => {
   let agency: Agency;
   beforeAll(async () => {
-    agency = await t.newAgency();
+    agency = await world.newAgency();
   });
 
   test.each(CREDIT_TYPES.map((type) => [type]))('then a %s entry is stored as a positive credit', async (type) => {
-    const [row] = await postEntries(t.db, agency.companyId, [entry(daysFromToday(-1), type, 12345n, `credit ${type}`)]);
+    const [row] = await postEntries(world.db, agency.companyId, [entry(daysFromToday(-1), type, 12345n, `credit ${type}`)]);
     expect(row!.amount.toFixed(2)).toBe('123.45');
     expect(row!.type).toBe(type);
   });
 
   test.each(DEBIT_TYPES.map((type) => [type]))('then a %s entry is stored as a negative debit', async (type) => {
-    const [row] = await postEntries(t.db, agency.companyId, [entry(daysFromToday(-1), type, 12345n, `debit ${type}`)]);
+    const [row] = await postEntries(world.db, agency.companyId, [entry(daysFromToday(-1), type, 12345n, `debit ${type}`)]);
     expect(row!.amount.toFixed(2)).toBe('-123.45');
   });
 
   test('then every type is either a credit or a debit, and the API shows the sign', async () => {
     const all = [...CREDIT_TYPES, ...DEBIT_TYPES];
     expect(new Set(all).size).toBe(7);
-    const own = await t.newAgency();
+    const own = await world.newAgency();
     const day = daysFromToday(-2);
-    await postEntries(t.db, own.companyId, all.map((type) => entry(day, type, 1n)));
-    const response = await request(t.app)
-      .get(`${API}/v1/financial/statement-entries?startDate=${day}&endDate=${day}`)
-      .set(own.auth);
+    await postEntries(
+      world.db,
+      own.companyId,
+      all.map((type) => entry(day, type, 1n)),
+    );
+    const response = await asPartner(world, own).statementEntries({ startDate: day, endDate: day });
     expect(response.status).toBe(200);
     const byType = Object.fromEntries(
       (response.body._embedded.statementEntries as Array<{ type: StatementType; amount: number }>).map((e) => [e.type, e.amount]),
@@ -68,10 +66,10 @@ describe('When an entry is posted', () => {
   });
 
   test('then the returned row is the stored row, with description and guarantee link', async () => {
-    const [row] = await postEntries(t.db, agency.companyId, [
+    const [row] = await postEntries(world.db, agency.companyId, [
       { date: '2025-03-04', type: 'fee', amountCents: 31750n, description: 'Tarifa de emissão - garantia 1045', rentalInsuranceId: 1045n },
     ]);
-    const stored = await t.db.statementEntry.findUniqueOrThrow({ where: { id: row!.id } });
+    const stored = await world.db.statementEntry.findUniqueOrThrow({ where: { id: row!.id } });
     expect(row).toEqual(stored);
     expect(stored).toMatchObject({
       companyId: agency.companyId,
@@ -84,19 +82,19 @@ describe('When an entry is posted', () => {
   });
 
   test('then the largest amount the column holds is stored exactly', async () => {
-    const [row] = await postEntries(t.db, agency.companyId, [entry('2025-03-05', 'charge_paid', 99_999_999_999_999n)]);
+    const [row] = await postEntries(world.db, agency.companyId, [entry('2025-03-05', 'charge_paid', 99_999_999_999_999n)]);
     expect(row!.amount.toFixed(2)).toBe('999999999999.99');
   });
 
   test('then the day totals (credits and debits as absolute sums) are kept equal to the entries', async () => {
-    const own = await t.newAgency();
-    await postEntries(t.db, own.companyId, [
+    const own = await world.newAgency();
+    await postEntries(world.db, own.companyId, [
       entry('2025-05-01', 'charge_paid', 1000n),
       entry('2025-05-01', 'fee', 250n),
       entry('2025-05-01', 'revenue_shared', 5n),
       entry('2025-05-03', 'transfer_sent', 999n),
     ]);
-    await postEntries(t.db, own.companyId, [entry('2025-05-01', 'charge_refunded', 1n)]);
+    await postEntries(world.db, own.companyId, [entry('2025-05-01', 'charge_refunded', 1n)]);
     expect(await dayTotals(own.companyId)).toEqual([
       { date: '2025-05-01', credits: '10.05', debits: '2.51' },
       { date: '2025-05-03', credits: '0.00', debits: '9.99' },
@@ -107,25 +105,27 @@ describe('When an entry is posted', () => {
 
 describe('When the caller rolls its transaction back', () => {
   test('then neither the entry nor its day totals remain', async () => {
-    const agency = await t.newAgency();
-    await postEntries(t.db, agency.companyId, [entry('2025-06-10', 'charge_paid', 100n)]);
+    const agency = await world.newAgency();
+    await postEntries(world.db, agency.companyId, [entry('2025-06-10', 'charge_paid', 100n)]);
     await expect(
-      t.db.$transaction(async (tx) => {
+      world.db.$transaction(async (tx) => {
         await postStatementEntry(tx, { companyId: agency.companyId, date: '2025-06-10', description: null, type: 'charge_paid', amountCents: 700n });
         await postStatementEntry(tx, { companyId: agency.companyId, date: '2025-06-11', description: null, type: 'fee', amountCents: 300n });
         throw new Error('caller failed after posting');
       }),
     ).rejects.toThrow('caller failed after posting');
-    expect(await t.db.statementEntry.count({ where: { companyId: agency.companyId } })).toBe(1);
+    expect(await world.db.statementEntry.count({ where: { companyId: agency.companyId } })).toBe(1);
     expect(await dayTotals(agency.companyId)).toEqual([{ date: '2025-06-10', credits: '1.00', debits: '0.00' }]);
   });
 });
 
 describe('When many transactions post to the same company and day at once', () => {
   test('then no increment of the day totals is lost', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => postEntries(t.db, agency.companyId, [entry('2025-07-01', i % 2 ? 'fee' : 'charge_paid', BigInt(i + 1))])),
+      Array.from({ length: 20 }, (_, i) =>
+        postEntries(world.db, agency.companyId, [entry('2025-07-01', i % 2 ? 'fee' : 'charge_paid', BigInt(i + 1))]),
+      ),
     );
     // charge_paid: 1+3+...+19 = 100 cents; fee: 2+4+...+20 = 110 cents.
     expect(await dayTotals(agency.companyId)).toEqual([{ date: '2025-07-01', credits: '1.00', debits: '1.10' }]);
@@ -135,10 +135,10 @@ describe('When many transactions post to the same company and day at once', () =
 describe('When an entry is invalid', () => {
   let companyId: string;
   beforeAll(async () => {
-    companyId = (await t.newAgency()).companyId;
+    companyId = (await world.newAgency()).companyId;
   });
   const post = (overrides: Record<string, unknown>) =>
-    t.db.$transaction((tx) =>
+    world.db.$transaction((tx) =>
       postStatementEntry(tx, { companyId, date: '2025-08-01', description: null, type: 'fee', amountCents: 100n, ...overrides } as never),
     );
 
@@ -155,28 +155,29 @@ describe('When an entry is invalid', () => {
     const error = await post(overrides).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationFailed);
     expect((error as ValidationFailed).details!.join('\n')).toMatch(detail);
-    expect(await t.db.statementEntry.count({ where: { companyId } })).toBe(0);
+    expect(await world.db.statementEntry.count({ where: { companyId } })).toBe(0);
     expect(await dayTotals(companyId)).toEqual([]);
   });
 });
 
 describe('When anything tries to change the ledger', () => {
   test('then the database refuses updates and deletes of entries (corrections are new entries)', async () => {
-    const agency = await t.newAgency();
-    const [row] = await postEntries(t.db, agency.companyId, [entry('2025-09-01', 'fee', 500n)]);
-    await expect(t.db.statementEntry.update({ where: { id: row!.id }, data: { description: 'changed' } })).rejects.toThrow(/append-only/);
-    await expect(t.db.statementEntry.delete({ where: { id: row!.id } })).rejects.toThrow(/append-only/);
-    await expect(t.db.$executeRaw`UPDATE statement_entries SET amount = 5 WHERE id = ${row!.id}`).rejects.toThrow(/append-only/);
-    expect((await t.db.statementEntry.findUniqueOrThrow({ where: { id: row!.id } })).amount.toFixed(2)).toBe('-5.00');
+    const agency = await world.newAgency();
+    const [row] = await postEntries(world.db, agency.companyId, [entry('2025-09-01', 'fee', 500n)]);
+    await expect(world.db.statementEntry.update({ where: { id: row!.id }, data: { description: 'changed' } })).rejects.toThrow(/append-only/);
+    await expect(world.db.statementEntry.delete({ where: { id: row!.id } })).rejects.toThrow(/append-only/);
+    await expect(world.db.$executeRaw`UPDATE statement_entries SET amount = 5 WHERE id = ${row!.id}`).rejects.toThrow(/append-only/);
+    expect((await world.db.statementEntry.findUniqueOrThrow({ where: { id: row!.id } })).amount.toFixed(2)).toBe('-5.00');
   });
 
   test('then an amount whose sign contradicts its type cannot be inserted even by hand', async () => {
-    const agency = await t.newAgency();
+    const agency = await world.newAgency();
     await expect(
-      t.db.$executeRaw`INSERT INTO statement_entries (company_id, date, amount, type) VALUES (${agency.companyId}, '2025-09-01', 5, 'fee')`,
+      world.db.$executeRaw`INSERT INTO statement_entries (company_id, date, amount, type) VALUES (${agency.companyId}, '2025-09-01', 5, 'fee')`,
     ).rejects.toThrow(/statement_entries_amount_sign_check/);
     await expect(
-      t.db.$executeRaw`INSERT INTO statement_entries (company_id, date, amount, type) VALUES (${agency.companyId}, '2025-09-01', 0, 'charge_paid')`,
+      world.db
+        .$executeRaw`INSERT INTO statement_entries (company_id, date, amount, type) VALUES (${agency.companyId}, '2025-09-01', 0, 'charge_paid')`,
     ).rejects.toThrow(/statement_entries_amount_sign_check/);
   });
 });

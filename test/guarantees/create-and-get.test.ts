@@ -1,129 +1,20 @@
 /** POST, GET, list and PATCH of a guarantee on the happy path: every field and header of the answers. */
-import request from 'supertest';
-import { guaranteeBody, newKey } from '../support/factories';
+import { guaranteeBody } from '../support/factories';
 import { expectErrorBody } from '../support/error-body';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
-import {
-  COLLECTION,
-  countGuarantees,
-  getGuarantee,
-  listGuarantees,
-  patchGuarantee,
-  postGuarantee,
-  RFC3339_MS,
-  storedVersion,
-} from './guarantee-http';
+import { asPartner, RFC3339_MS } from '../support/partner-api';
+import { countGuarantees, storedVersion } from '../support/stored-state';
+import { useTestApp } from '../support/test-app';
+import { completeRequest, CREATOR, expectedResponse } from './complete-guarantee';
 
-let t: TestApp;
-let agency: Agency;
-beforeAll(async () => {
-  t = await startTestApp();
-  agency = await t.newAgency({ displayName: 'Imobiliária Paulista - ERP' });
-});
-afterAll(() => t.close());
+const world = useTestApp({}, { agencies: [{ displayName: CREATOR }] });
+const partner = asPartner(world);
 
 const LOCATION = /^http:\/\/127\.0\.0\.1:\d+\/rental-guarantee\/v1\/rental-insurances\/(\d+)$/;
-
-/** The complete example of the contract, with punctuated CPF, phone and CEP. */
-function completeRequest() {
-  return {
-    externalId: 'CTR-2026-000123',
-    tenant: {
-      cpfCnpj: '529.982.247-25',
-      name: 'Maria José da Silva',
-      email: 'maria.silva@example.com',
-      birthDate: '1988-04-12',
-      phoneNumber: '(11) 98765-4321',
-      profession: 'Engenheira civil',
-    },
-    property: {
-      externalId: 'IMV-4821',
-      type: 'apartment',
-      address: {
-        zipCode: '01310-100',
-        street: 'Avenida Paulista',
-        number: '1000',
-        complement: 'Apto 82',
-        neighborhood: 'Bela Vista',
-        city: 'São Paulo',
-        state: 'SP',
-      },
-    },
-    coTenants: [
-      {
-        cpfCnpj: '111.444.777-35',
-        name: 'João Pereira Santos',
-        email: 'joao.santos@example.com',
-        birthDate: '1986-09-30',
-        phoneNumber: '+55 11 91234-5678',
-      },
-    ],
-    rentalAmount: 3500,
-    condoFee: 850,
-    propertyTax: 210.35,
-    otherFees: null,
-    setupFee: 150,
-  };
-}
-
-function expectedResponse(overrides: Record<string, unknown> = {}) {
-  return {
-    id: expect.any(Number),
-    externalId: 'CTR-2026-000123',
-    status: 'under_review',
-    creator: { name: 'Imobiliária Paulista - ERP', serviceAccount: true },
-    tenant: {
-      cpfCnpj: '52998224725',
-      name: 'Maria José da Silva',
-      email: 'maria.silva@example.com',
-      birthDate: '1988-04-12',
-      phoneNumber: '+5511987654321',
-      profession: 'Engenheira civil',
-    },
-    coTenants: [
-      {
-        cpfCnpj: '11144477735',
-        name: 'João Pereira Santos',
-        email: 'joao.santos@example.com',
-        birthDate: '1986-09-30',
-        phoneNumber: '+5511912345678',
-      },
-    ],
-    property: {
-      externalId: 'IMV-4821',
-      type: { code: 'apartment', description: 'Apartment' },
-      address: {
-        zipCode: '01310100',
-        street: 'Avenida Paulista',
-        number: '1000',
-        complement: 'Apto 82',
-        neighborhood: 'Bela Vista',
-        city: 'São Paulo',
-        state: 'SP',
-      },
-    },
-    rentalAmount: 3500,
-    condoFee: 850,
-    propertyTax: 210.35,
-    otherFees: null,
-    installmentAmount: null,
-    setupFee: 150,
-    coverageLimit: null,
-    rentCoverageLimit: null,
-    remainingCoverageAmount: null,
-    rentRemainingCoverageAmount: null,
-    startBillingDate: null,
-    terminationDate: null,
-    createdAt: expect.stringMatching(RFC3339_MS),
-    updatedAt: expect.stringMatching(RFC3339_MS),
-    ...overrides,
-  };
-}
 
 describe('When a partner creates a complete guarantee', () => {
   test('then it gets 201 with the whole normalised guarantee under review, version 1 and every write header', async () => {
     const before = Date.now();
-    const response = await postGuarantee(t, agency, completeRequest()).set('X-Correlation-Id', 'erp-create-1');
+    const response = await partner.create(completeRequest()).set('X-Correlation-Id', 'erp-create-1');
     const after = Date.now();
 
     expect(response.status).toBe(201);
@@ -145,9 +36,9 @@ describe('When a partner creates a complete guarantee', () => {
   });
 
   test('then the stored row belongs to the token company, holds version 1 and exact decimals', async () => {
-    const response = await postGuarantee(t, agency, completeRequest());
-    const row = await t.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(response.body.id) }, include: { coTenants: true } });
-    expect(row.companyId).toBe(agency.companyId);
+    const response = await partner.create(completeRequest());
+    const row = await world.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(response.body.id) }, include: { coTenants: true } });
+    expect(row.companyId).toBe(world.agency.companyId);
     expect(row.version).toBe(1);
     expect(row.status).toBe('under_review');
     expect(row.tenantCpfCnpj).toBe('52998224725');
@@ -157,28 +48,22 @@ describe('When a partner creates a complete guarantee', () => {
   });
 
   test('then the Location header leads to the same guarantee', async () => {
-    const response = await postGuarantee(t, agency, completeRequest());
-    const path = new URL(response.headers['location']!).pathname;
-    const read = await request(t.app).get(path).set(agency.auth);
+    const response = await partner.create(completeRequest());
+    const read = await partner.follow(response.headers['location']!);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(response.body);
   });
 
   test('then Content-Type application/json with a charset parameter is accepted', async () => {
-    const response = await request(t.app)
-      .post(COLLECTION)
-      .set(agency.auth)
-      .set('Idempotency-Key', newKey())
-      .set('Content-Type', 'application/json; charset=utf-8')
-      .send(JSON.stringify(completeRequest()));
+    const response = await partner.create(completeRequest(), { contentType: 'application/json; charset=utf-8' });
     expect(response.status).toBe(201);
   });
 });
 
 describe('When a partner creates a guarantee with only the required fields', () => {
   test('then every optional field is present as null and coTenants is an empty array', async () => {
-    const countBefore = await countGuarantees(t, agency);
-    const response = await postGuarantee(t, agency, {
+    const countBefore = await countGuarantees(world, world.agency);
+    const response = await partner.create({
       tenant: { cpfCnpj: '11.222.333/0001-81', name: 'Padaria Bela Vista Ltda' },
       property: {
         externalId: 'LOJA-0042',
@@ -201,7 +86,7 @@ describe('When a partner creates a guarantee with only the required fields', () 
       id: expect.any(Number),
       externalId: null,
       status: 'under_review',
-      creator: { name: 'Imobiliária Paulista - ERP', serviceAccount: true },
+      creator: { name: CREATOR, serviceAccount: true },
       tenant: { cpfCnpj: '11222333000181', name: 'Padaria Bela Vista Ltda', email: null, birthDate: null, phoneNumber: null, profession: null },
       coTenants: [],
       property: {
@@ -232,13 +117,13 @@ describe('When a partner creates a guarantee with only the required fields', () 
       createdAt: expect.stringMatching(RFC3339_MS),
       updatedAt: expect.stringMatching(RFC3339_MS),
     });
-    expect(await countGuarantees(t, agency)).toBe(countBefore + 1);
+    expect(await countGuarantees(world, world.agency)).toBe(countBefore + 1);
   });
 
   test('then a house is returned with its label', async () => {
     const body = guaranteeBody();
     (body['property'] as Record<string, unknown>)['type'] = 'house';
-    const response = await postGuarantee(t, agency, body);
+    const response = await partner.create(body);
     expect(response.status).toBe(201);
     expect(response.body.property.type).toEqual({ code: 'house', description: 'House' });
   });
@@ -246,8 +131,8 @@ describe('When a partner creates a guarantee with only the required fields', () 
 
 describe('When a partner reads a guarantee it created', () => {
   test('then it gets 200, the same body as the creation and ETag W/"1"', async () => {
-    const createdResponse = await postGuarantee(t, agency, completeRequest());
-    const response = await getGuarantee(t, agency, createdResponse.body.id, { 'X-Correlation-Id': 'erp-read-1' });
+    const createdResponse = await partner.create(completeRequest());
+    const response = await partner.get(createdResponse.body.id).set({ 'X-Correlation-Id': 'erp-read-1' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['etag']).toBe('W/"1"');
@@ -257,22 +142,22 @@ describe('When a partner reads a guarantee it created', () => {
   });
 
   test('then an id that does not exist is 404 not_found', async () => {
-    const response = await getGuarantee(t, agency, 987654321);
+    const response = await partner.get(987654321);
     expectErrorBody(response, 404, 'not_found');
     expect(response.headers['etag']).toBeUndefined();
   });
 
   test.each([['abc'], ['0'], ['-5'], ['1.5'], ['99999999999999999999']])('then the id %s, not a positive integer, is 404 not_found', async (id) => {
-    const response = await getGuarantee(t, agency, id);
+    const response = await partner.get(id);
     expectErrorBody(response, 404, 'not_found');
   });
 });
 
 describe('When a partner lists its guarantees after creating one', () => {
   test('then the listed item is exactly the guarantee as read', async () => {
-    const own = await t.newAgency();
-    const createdResponse = await postGuarantee(t, own, completeRequest());
-    const response = await listGuarantees(t, own);
+    const own = await world.newAgency();
+    const createdResponse = await asPartner(world, own).create(completeRequest());
+    const response = await asPartner(world, own).list();
     expect(response.status).toBe(200);
     expect(response.headers['x-correlation-id']).toEqual(expect.any(String));
     expect(response.headers['etag']).toBeUndefined();
@@ -285,12 +170,11 @@ describe('When a partner lists its guarantees after creating one', () => {
 
 describe('When a partner patches a guarantee with the current ETag', () => {
   test('then it gets 200, the whole updated guarantee, ETag W/"2" and every write header', async () => {
-    const createdResponse = await postGuarantee(t, agency, completeRequest());
+    const createdResponse = await partner.create(completeRequest());
     const id = createdResponse.body.id as number;
-    const response = await patchGuarantee(t, agency, id, { tenant: { phoneNumber: '+55 11 99876-5432' }, propertyTax: null }).set(
-      'X-Correlation-Id',
-      'erp-patch-1',
-    );
+    const response = await partner
+      .patch(id, { tenant: { phoneNumber: '+55 11 99876-5432' }, propertyTax: null })
+      .set('X-Correlation-Id', 'erp-patch-1');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['etag']).toBe('W/"2"');
@@ -307,9 +191,9 @@ describe('When a partner patches a guarantee with the current ETag', () => {
       }),
     );
     expect(new Date(response.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(createdResponse.body.createdAt).getTime());
-    expect(await storedVersion(t, id)).toBe(2);
+    expect(await storedVersion(world, id)).toBe(2);
 
-    const read = await getGuarantee(t, agency, id);
+    const read = await partner.get(id);
     expect(read.headers['etag']).toBe('W/"2"');
     expect(read.body).toEqual(response.body);
   });

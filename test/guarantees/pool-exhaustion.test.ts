@@ -3,48 +3,60 @@
  * answered 503 with Retry-After (never a 500, never a hang), nothing is stored, and the same
  * requests succeed once connections are free again.
  */
-import { poolOf } from '../../src/database/prisma-client';
 import { guaranteeBody, newKey } from '../support/factories';
 import { expectErrorBody } from '../support/error-body';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
-import { countGuarantees, countIdempotencyRecords, getGuarantee, postGuarantee } from './guarantee-http';
+import { asPartner } from '../support/partner-api';
+import { countGuarantees, countIdempotencyRecords } from '../support/stored-state';
+import { useTestApp } from '../support/test-app';
 
-let t: TestApp;
-let agency: Agency;
-beforeAll(async () => {
-  t = await startTestApp({ DATABASE_POOL_MAX: '2', DATABASE_POOL_WAIT_MS: '300' });
-  agency = await t.newAgency();
-});
-afterAll(() => t.close());
+const world = useTestApp({ DATABASE_POOL_MAX: '2', DATABASE_POOL_WAIT_MS: '300' }, { agencies: 1 });
+const partner = asPartner(world);
 
 describe('When every database connection of the process is busy', () => {
   test('then reads and writes get 503 with Retry-After, store nothing, and work again once a connection is free', async () => {
-    const existing = await postGuarantee(t, agency, guaranteeBody());
+    const existing = await partner.create(guaranteeBody());
     expect(existing.status).toBe(201);
-    const guaranteesBefore = await countGuarantees(t, agency);
-    const recordsBefore = await countIdempotencyRecords(t, agency);
+    const guaranteesBefore = await countGuarantees(world, world.agency);
+    const recordsBefore = await countIdempotencyRecords(world, world.agency);
 
-    const pool = poolOf(t.db)!;
-    const held = await Promise.all([pool.connect(), pool.connect()]);
+    // Two transactions of the test hold both connections of the pool until released.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const holders: Promise<void>[] = [];
+    const allStarted = new Promise<void>((resolve) => {
+      const hold = () =>
+        world.db.$transaction(
+          async (tx) => {
+            await tx.$queryRaw`SELECT 1`;
+            if (++started === 2) resolve();
+            await released;
+          },
+          { timeout: 20_000 },
+        );
+      holders.push(hold(), hold());
+    });
+    await allStarted;
     const key = newKey();
     const body = guaranteeBody();
     try {
-      const read = await getGuarantee(t, agency, existing.body.id);
+      const read = await partner.get(existing.body.id);
       expectErrorBody(read, 503, 'service_unavailable');
       expect(read.headers['retry-after']).toBe('1');
-      const write = await postGuarantee(t, agency, body, key);
+      const write = await partner.create(body, { key });
       expectErrorBody(write, 503, 'service_unavailable');
       expect(write.headers['retry-after']).toBe('1');
     } finally {
-      for (const client of held) client.release();
+      release();
+      await Promise.all(holders);
     }
 
-    expect(await countGuarantees(t, agency)).toBe(guaranteesBefore);
-    expect(await countIdempotencyRecords(t, agency)).toBe(recordsBefore);
-    expect((await getGuarantee(t, agency, existing.body.id)).status).toBe(200);
-    const retried = await postGuarantee(t, agency, body, key);
+    expect(await countGuarantees(world, world.agency)).toBe(guaranteesBefore);
+    expect(await countIdempotencyRecords(world, world.agency)).toBe(recordsBefore);
+    expect((await partner.get(existing.body.id)).status).toBe(200);
+    const retried = await partner.create(body, { key });
     expect(retried.status).toBe(201);
     expect(retried.headers['idempotent-replay']).toBe('false');
-    expect(await countGuarantees(t, agency)).toBe(guaranteesBefore + 1);
+    expect(await countGuarantees(world, world.agency)).toBe(guaranteesBefore + 1);
   });
 });

@@ -10,15 +10,11 @@ import fc from 'fast-check';
 import { documentOperation, requestBodyIsValid } from '../support/contract-rules';
 import { guaranteeBody, nextCpf } from '../support/factories';
 import { applyMutation, hostileValue, malformedJson, mutation, pathsOf } from '../support/hostile-arbitraries';
-import { expectRejectedWithoutEffect, startHostileWorld, type HostileWorld } from '../support/hostile-world';
+import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
 import { OPERATIONS, validRequest, type OperationEntry } from '../support/operation-table';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 
-let world: HostileWorld;
-beforeAll(async () => {
-  world = await startHostileWorld();
-});
-afterAll(() => world.close());
+const world = useHostileWorld();
 
 const RUNS = 60;
 const MAX_BODY = 102_400;
@@ -28,12 +24,18 @@ const withBody = OPERATIONS.filter((entry) => entry.mediaType);
 function richBody(entry: OperationEntry): Record<string, unknown> {
   switch (entry.operationId) {
     case 'createRentalInsurance':
-      return guaranteeBody({ coTenants: [{ cpfCnpj: nextCpf(), name: 'Ana', email: 'ana@example.com', birthDate: '1990-01-31', phoneNumber: '(21) 99876-5432' }] });
+      return guaranteeBody({
+        coTenants: [{ cpfCnpj: nextCpf(), name: 'Ana', email: 'ana@example.com', birthDate: '1990-01-31', phoneNumber: '(21) 99876-5432' }],
+      });
     case 'patchRentalInsurance':
       return {
         externalId: 'CTR-1',
         tenant: { name: 'Maria', email: 'maria@example.com', birthDate: '1980-02-02', phoneNumber: '(11) 3456-7890', profession: 'Arquiteta' },
-        property: { externalId: 'IMV-1', type: 'house', address: { zipCode: '01310100', street: 'Rua A', number: '1', complement: null, neighborhood: 'Centro', city: 'Santos', state: 'SP' } },
+        property: {
+          externalId: 'IMV-1',
+          type: 'house',
+          address: { zipCode: '01310100', street: 'Rua A', number: '1', complement: null, neighborhood: 'Centro', city: 'Santos', state: 'SP' },
+        },
         rentalAmount: 1234.5,
         condoFee: null,
         propertyTax: 10,
@@ -58,7 +60,8 @@ const requestWith = (entry: OperationEntry, bodyText: string) => {
 };
 
 test('the rich bodies are valid for the document (so that each mutation is the only problem)', () => {
-  for (const entry of withBody) expect({ [entry.operationId]: requestBodyIsValid(entry.operationId, richBody(entry)) }).toEqual({ [entry.operationId]: true });
+  for (const entry of withBody)
+    expect({ [entry.operationId]: requestBodyIsValid(entry.operationId, richBody(entry)) }).toEqual({ [entry.operationId]: true });
 });
 
 describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s', (_id, entry) => {
@@ -67,7 +70,10 @@ describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s'
       fc.asyncProperty(mutation, async (change) => {
         const mutated = applyMutation(richBody(entry), change);
         fc.pre(mutated.body !== undefined && !requestBodyIsValid(entry.operationId, mutated.body));
-        const response = await expectRejectedWithoutEffect(world, requestWith(entry, JSON.stringify(mutated.body)), { status: 400, code: 'validation_failed' });
+        const response = await expectRejectedWithoutEffect(world, requestWith(entry, JSON.stringify(mutated.body)), {
+          status: 400,
+          code: 'validation_failed',
+        });
         const details = response.body?.['details'] as string[] | undefined;
         expect(details?.length).toBeGreaterThan(0);
         if (mutated.unknownField) expect(details).toContain(`${mutated.unknownField}: unknown field`);
@@ -77,7 +83,9 @@ describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s'
   });
 
   test('a JSON value that is not an object is 400 validation_failed', async () => {
-    const notObject = fc.oneof(hostileValue, fc.jsonValue({ maxDepth: 3 })).filter((value) => value === null || typeof value !== 'object' || Array.isArray(value));
+    const notObject = fc
+      .oneof(hostileValue, fc.jsonValue({ maxDepth: 3 }))
+      .filter((value) => value === null || typeof value !== 'object' || Array.isArray(value));
     await fc.assert(
       fc.asyncProperty(notObject, async (value) => {
         await expectRejectedWithoutEffect(world, requestWith(entry, JSON.stringify(value)), { status: 400, code: 'validation_failed' });
@@ -154,17 +162,24 @@ describe('Merge patches: null on a field required at creation', () => {
     ['patchRentalInsurance', { tenant: { name: null, cpfCnpj: null } }],
     ['patchCoTenant', { name: null }],
   ];
-  test.each(patches.map(([operationId, body]) => [operationId, JSON.stringify(body)] as const))('%s %s is 400 validation_failed', async (operationId, text) => {
-    const entry = OPERATIONS.find((candidate) => candidate.operationId === operationId)!;
-    await expectRejectedWithoutEffect(world, requestWith(entry, text), { status: 400, code: 'validation_failed' });
-  });
+  test.each(patches.map(([operationId, body]) => [operationId, JSON.stringify(body)] as const))(
+    '%s %s is 400 validation_failed',
+    async (operationId, text) => {
+      const entry = OPERATIONS.find((candidate) => candidate.operationId === operationId)!;
+      await expectRejectedWithoutEffect(world, requestWith(entry, text), { status: 400, code: 'validation_failed' });
+    },
+  );
 });
 
 /** Replaces one string inside the rich body by `text`, keeping it within the field's length. */
 function withStringAt(body: Record<string, unknown>, pick: number, text: (original: string) => string): { body: unknown; field: string } | null {
-  const strings = pathsOf(body).filter((path) => typeof path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], body) === 'string');
+  const strings = pathsOf(body).filter(
+    (path) => typeof path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], body) === 'string',
+  );
   // The free-text fields (names, address parts, comment, externalId): their schema accepts any character.
-  const free = strings.filter((path) => /^(name|comment|externalId|street|number|complement|neighborhood|city|profession)$/.test(String(path[path.length - 1])));
+  const free = strings.filter((path) =>
+    /^(name|comment|externalId|street|number|complement|neighborhood|city|profession)$/.test(String(path[path.length - 1])),
+  );
   if (free.length === 0) return null;
   const path = free[pick % free.length]!;
   const copy = structuredClone(body);
@@ -211,7 +226,9 @@ describe('Bodies on operations that take none', () => {
 
   test('every operation that answers 413 declares it in the document', () => {
     // The service reads (and limits) the body of every request, so every operation can answer 413.
-    const undeclared = OPERATIONS.filter((entry) => !documentOperation(entry.operationId).declaredStatuses.includes('413')).map((entry) => entry.operationId);
+    const undeclared = OPERATIONS.filter((entry) => !documentOperation(entry.operationId).declaredStatuses.includes('413')).map(
+      (entry) => entry.operationId,
+    );
     expect(undeclared).toEqual([]);
   });
 });
@@ -219,13 +236,15 @@ describe('Bodies on operations that take none', () => {
 describe('Duplicated keys whose last value is valid', () => {
   test('are accepted with the last value (comment), and nothing else is written', async () => {
     const entry = OPERATIONS.find((candidate) => candidate.operationId === 'createRentalInsuranceComment')!;
-    const before = await takeSnapshot(world.t.db);
+    const before = await takeSnapshot(world.testApp.db);
     const request = requestWith(entry, '{"comment": 12345, "comment": "the last one wins"}');
     const response = await world.send(request);
     expect(response.status).toBe(201);
     expect(response.body?.['comment']).toBe('the last one wins');
-    const difference = snapshotDifference(before, await takeSnapshot(world.t.db));
-    expect(difference.map((line) => line.split(':')[0])).toEqual(['history_entries', 'idempotency_records']);
-    world.baseline = await takeSnapshot(world.t.db);
+    const difference = snapshotDifference(before, await takeSnapshot(world.testApp.db));
+    // The agency's first comment of the day also opens its row of the daily comment quota.
+    const tables = difference.map((line) => line.split(':')[0]).filter((table) => table !== 'comment_quota_usage');
+    expect(tables).toEqual(['history_entries', 'idempotency_records']);
+    world.baseline = await takeSnapshot(world.testApp.db);
   });
 });

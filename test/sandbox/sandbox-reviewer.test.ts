@@ -6,20 +6,13 @@
 import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { backOffice } from '../support/back-office';
-import { createGuarantee, nextCpf } from '../support/factories';
-import { partnerClient } from '../support/partner-client';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
-import { historyOf, processed, readGuarantee, settle } from '../scheduler/scheduler-helpers';
+import { nextCpf } from '../support/factories';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { processed, settle } from '../scheduler/scheduler-helpers';
 
-let t: TestApp;
-let agency: Agency;
-let partner: ReturnType<typeof partnerClient>;
-beforeAll(async () => {
-  t = await startTestApp({ ENVIRONMENT: 'sandbox', SANDBOX_REVIEW_DELAY_SECONDS: '0', SANDBOX_SIGNING_DELAY_SECONDS: '0' });
-  agency = await t.newAgency();
-  partner = partnerClient(t, agency);
-});
-afterAll(() => t.close());
+const world = useTestApp({ ENVIRONMENT: 'sandbox', SANDBOX_REVIEW_DELAY_SECONDS: '0', SANDBOX_SIGNING_DELAY_SECONDS: '0' }, { agencies: 1 });
+const partner = asPartner(world);
 
 const REVIEWER = { name: 'Sandbox reviewer', serviceAccount: false };
 const SYSTEM = { name: 'system', serviceAccount: true };
@@ -35,7 +28,7 @@ function expectedBillingDates(): [string, string] {
 
 test('When a partner creates a guarantee with whole reais and accepts the proposal, then the sandbox alone takes it to active', async () => {
   const coTenant = nextCpf();
-  const created = await createGuarantee(t, agency, {
+  const created = await partner.newGuarantee({
     rentalAmount: 3500,
     condoFee: 850,
     propertyTax: 210.35,
@@ -44,8 +37,8 @@ test('When a partner creates a guarantee with whole reais and accepts the propos
   });
   expect(created.status).toBe('under_review');
 
-  await settle(t);
-  const approved = await readGuarantee(t, agency, created.id);
+  await settle(world);
+  const approved = await partner.current(created.id);
   const [startBillingDate, terminationDate] = expectedBillingDates();
   expect(approved).toMatchObject({
     status: 'approved',
@@ -57,7 +50,7 @@ test('When a partner creates a guarantee with whole reais and accepts the propos
     startBillingDate,
     terminationDate,
   });
-  const review = (await historyOf(t, agency, created.id))[1];
+  const review = (await partner.historyEntries(created.id))[1];
   expect(review).toMatchObject({ creator: REVIEWER, previousStatus: { code: 'under_review' }, status: { code: 'approved' } });
   expect(review!.comment).toMatch(/^Sandbox: proposal approved automatically\./);
 
@@ -65,9 +58,9 @@ test('When a partner creates a guarantee with whole reais and accepts the propos
   expect(accepted.status).toBe(200);
   expect(accepted.body.status).toBe('accepted');
 
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('active');
-  const signatures = (await partner.signatures(created.id)).body as Array<{ role: string; status: string; url?: string }>;
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('active');
+  const signatures = (await partner.signatureRecords(created.id)) as Array<{ role: string; status: string; url?: string }>;
   expect(signatures.map((record) => [record.role, record.status])).toEqual([
     ['document', 'signed'],
     ['tenant', 'signed'],
@@ -75,11 +68,11 @@ test('When a partner creates a guarantee with whole reais and accepts the propos
   ]);
   for (const record of signatures) expect(record.url).toMatch(/^https:\/\/sandbox\.sign\.rentalguarantee\.example\/envelopes\//);
 
-  const history = await historyOf(t, agency, created.id);
+  const history = await partner.historyEntries(created.id);
   expect(history.map((entry) => [entry.creator.name, entry.status.code, entry.comment])).toEqual([
-    [agency.displayName, 'under_review', 'Rental insurance created; review started.'],
+    [world.agency.displayName, 'under_review', 'Rental insurance created; review started.'],
     ['Sandbox reviewer', 'approved', expect.any(String)],
-    [agency.displayName, 'accepted', expect.stringContaining('accepted')],
+    [world.agency.displayName, 'accepted', expect.stringContaining('accepted')],
     ['system', 'accepted', 'Signing envelope ready; signers invited.'],
     ['system', 'accepted', 'The contract document signed.'],
     ['system', 'accepted', expect.stringMatching(/^Signer .* signed\.$/)],
@@ -87,14 +80,14 @@ test('When a partner creates a guarantee with whole reais and accepts the propos
     ['system', 'active', 'Every signature collected; the guarantee is active.'],
   ]);
   expect(history.slice(3).every((entry) => entry.creator.serviceAccount)).toBe(true);
-  expect(await settle(t)).toBe(0);
+  expect(await settle(world)).toBe(0);
 });
 
 test('When rentalAmount ends in .01, then the sandbox reviewer declines the proposal', async () => {
-  const created = await createGuarantee(t, agency, { rentalAmount: 3500.01 });
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('declined');
-  expect((await historyOf(t, agency, created.id))[1]).toMatchObject({
+  const created = await partner.newGuarantee({ rentalAmount: 3500.01 });
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('declined');
+  expect((await partner.historyEntries(created.id))[1]).toMatchObject({
     creator: REVIEWER,
     comment: 'Sandbox: proposal declined automatically because rentalAmount ends in .01.',
     status: { code: 'declined' },
@@ -102,93 +95,93 @@ test('When rentalAmount ends in .01, then the sandbox reviewer declines the prop
 });
 
 test('When rentalAmount ends in .02, then information is requested with a comment; after the partner changes data the sandbox reviews again and approves', async () => {
-  const created = await createGuarantee(t, agency, { rentalAmount: 2800.02 });
-  await settle(t);
-  const requested = await readGuarantee(t, agency, created.id);
+  const created = await partner.newGuarantee({ rentalAmount: 2800.02 });
+  await settle(world);
+  const requested = await partner.current(created.id);
   expect(requested.status).toBe('information_requested');
-  const request = (await historyOf(t, agency, created.id))[1]!;
+  const request = (await partner.historyEntries(created.id))[1]!;
   expect(request).toMatchObject({ creator: REVIEWER, status: { code: 'information_requested' } });
   expect(request.comment).toMatch(/rentalAmount ends in \.02.*PATCH.*tenant\.profession/);
 
-  const patched = await partner.patch(created.id, requested.etag, { tenant: { profession: 'Arquiteta' } });
+  const patched = await partner.patch(created.id, { tenant: { profession: 'Arquiteta' } }, { ifMatch: requested.etag });
   expect(patched.status).toBe(200);
   expect(patched.body.status).toBe('under_review');
   expect(patched.headers['service-effects']).toBe('review_started');
 
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('approved');
-  const reviews = (await historyOf(t, agency, created.id)).filter((entry) => entry.creator.name === 'Sandbox reviewer');
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('approved');
+  const reviews = (await partner.historyEntries(created.id)).filter((entry) => entry.creator.name === 'Sandbox reviewer');
   expect(reviews.map((entry) => entry.status.code)).toEqual(['information_requested', 'approved']);
 });
 
 test('When rentalAmount ends in .03, then the proposal is approved but the tenant refuses to sign and the guarantee stays accepted', async () => {
-  const created = await createGuarantee(t, agency, { rentalAmount: 1999.03 });
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('approved');
-  expect((await historyOf(t, agency, created.id))[1]!.comment).toMatch(/tenant will refuse to sign/);
+  const created = await partner.newGuarantee({ rentalAmount: 1999.03 });
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('approved');
+  expect((await partner.historyEntries(created.id))[1]!.comment).toMatch(/tenant will refuse to sign/);
   await partner.accept(created.id);
 
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('accepted');
-  const signatures = (await partner.signatures(created.id)).body as Array<{ role: string; status: string }>;
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('accepted');
+  const signatures = (await partner.signatureRecords(created.id)) as Array<{ role: string; status: string }>;
   expect(signatures.map((record) => [record.role, record.status])).toEqual([
     ['document', 'signed'],
     ['tenant', 'refused'],
   ]);
-  const last = (await historyOf(t, agency, created.id)).at(-1)!;
+  const last = (await partner.historyEntries(created.id)).at(-1)!;
   expect(last).toMatchObject({ creator: SYSTEM, status: { code: 'accepted' } });
   expect(last.comment).toMatch(/refused to sign; reviewers notified\.$/);
 
   // A monetary change starts a new review; with other cents the sandbox then goes all the way.
-  const current = await readGuarantee(t, agency, created.id);
-  const patched = await partner.patch(created.id, current.etag, { rentalAmount: 1999 });
+  const current = await partner.current(created.id);
+  const patched = await partner.patch(created.id, { rentalAmount: 1999 }, { ifMatch: current.etag });
   expect(patched.headers['service-effects']).toBe('review_started, contract_invalidated');
-  await settle(t);
+  await settle(world);
   await partner.accept(created.id);
-  await settle(t);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('active');
+  await settle(world);
+  expect((await partner.current(created.id)).status).toBe('active');
 });
 
 test('When rentalAmount ends in .04, then the proposal is approved and expires SANDBOX_PROPOSAL_VALIDITY_SECONDS later unless accepted', async () => {
-  const created = await createGuarantee(t, agency, { rentalAmount: 1500.04 });
-  await runSchedulerOnce(t.db, t.config);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('approved');
-  expect((await historyOf(t, agency, created.id))[1]!.comment).toMatch(/expires 60 seconds after approval unless accepted/);
+  const created = await partner.newGuarantee({ rentalAmount: 1500.04 });
+  await runSchedulerOnce(world.db, world.config);
+  expect((await partner.current(created.id)).status).toBe('approved');
+  expect((await partner.historyEntries(created.id))[1]!.comment).toMatch(/expires 60 seconds after approval unless accepted/);
 
-  await runSchedulerOnce(t.db, t.config, new Date(Date.now() + 30_000));
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('approved');
+  await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 30_000));
+  expect((await partner.current(created.id)).status).toBe('approved');
 
-  const summary = await runSchedulerOnce(t.db, t.config, new Date(Date.now() + 61_000));
+  const summary = await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 61_000));
   expect(processed(summary, 'sandbox_expire_proposals')).toBeGreaterThanOrEqual(1);
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('expired');
-  expect((await historyOf(t, agency, created.id)).at(-1)).toMatchObject({ creator: SYSTEM, status: { code: 'expired' } });
+  expect((await partner.current(created.id)).status).toBe('expired');
+  expect((await partner.historyEntries(created.id)).at(-1)).toMatchObject({ creator: SYSTEM, status: { code: 'expired' } });
   expect((await partner.accept(created.id)).status).toBe(409);
 });
 
 test('When the sandbox delays are 5 seconds, then nothing happens before they pass', async () => {
-  const config = { ...t.config, SANDBOX_REVIEW_DELAY_SECONDS: 5, SANDBOX_SIGNING_DELAY_SECONDS: 5 };
-  const created = await createGuarantee(t, agency);
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 3000));
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('under_review');
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 6000));
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('approved');
+  const config = { ...world.config, SANDBOX_REVIEW_DELAY_SECONDS: 5, SANDBOX_SIGNING_DELAY_SECONDS: 5 };
+  const created = await partner.newGuarantee();
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  expect((await partner.current(created.id)).status).toBe('under_review');
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  expect((await partner.current(created.id)).status).toBe('approved');
 
   await partner.accept(created.id);
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 3000));
-  const pending = (await partner.signatures(created.id)).body as Array<{ status: string }>;
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  const pending = (await partner.signatureRecords(created.id)) as Array<{ status: string }>;
   expect(pending.map((record) => record.status)).toEqual(['pending', 'pending']);
   // Simulated time runs ahead of the envelope's real timestamp, so envelope and signatures both come due here.
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 6000));
-  expect((await readGuarantee(t, agency, created.id)).status).toBe('active');
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  expect((await partner.current(created.id)).status).toBe('active');
 
   // The signers answer only SANDBOX_SIGNING_DELAY_SECONDS after the envelope is ready (here made ready by staff).
-  const second = await createGuarantee(t, agency);
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 6000));
+  const second = await partner.newGuarantee();
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
   await partner.accept(second.id);
-  await backOffice(t).envelopeReady(second.id);
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 3000));
-  const ready = (await partner.signatures(second.id)).body as Array<{ status: string }>;
+  await backOffice(world).envelopeReady(second.id);
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  const ready = (await partner.signatureRecords(second.id)) as Array<{ status: string }>;
   expect(ready.map((record) => record.status)).toEqual(['awaiting_signature', 'awaiting_signature']);
-  await runSchedulerOnce(t.db, config, new Date(Date.now() + 6000));
-  expect((await readGuarantee(t, agency, second.id)).status).toBe('active');
+  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  expect((await partner.current(second.id)).status).toBe('active');
 });

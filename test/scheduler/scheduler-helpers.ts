@@ -4,27 +4,10 @@ import pino from 'pino';
 import type { Logger } from '../../src/logger';
 import { runSchedulerOnce, type RunSummary } from '../../src/operations/scheduler/scheduler';
 import { backOffice, standardTerms } from '../support/back-office';
-import { createGuarantee } from '../support/factories';
-import { partnerClient } from '../support/partner-client';
+import { asPartner } from '../support/partner-api';
 import type { Agency, TestApp } from '../support/test-app';
 
 export const DAY_MS = 86_400_000;
-
-export interface HistoryItem {
-  creator: { name: string; serviceAccount: boolean };
-  comment: string | null;
-  previousStatus: { code: string | null };
-  status: { code: string };
-}
-
-export async function historyOf(t: TestApp, agency: Agency, id: number): Promise<HistoryItem[]> {
-  return (await partnerClient(t, agency).history(id)).body as HistoryItem[];
-}
-
-export async function readGuarantee(t: TestApp, agency: Agency, id: number) {
-  const response = await partnerClient(t, agency).get(id);
-  return { ...(response.body as Record<string, unknown> & { status: string }), etag: response.headers['etag'] as string };
-}
 
 /** Sum of the guarantees changed per job in a run. */
 export const processed = (summary: RunSummary, job: string) => summary[job]?.processed ?? 0;
@@ -43,9 +26,10 @@ export async function settle(t: TestApp, now?: () => Date, limit = 10): Promise<
 /** An active guarantee, through the partner API and the back office (terms may set terminationDate). */
 export async function activeGuarantee(t: TestApp, agency: Agency, terms = standardTerms) {
   const office = backOffice(t);
-  const created = await createGuarantee(t, agency);
+  const partner = asPartner(t, agency);
+  const created = await partner.newGuarantee();
   await office.approve(created.id, terms);
-  const accepted = await partnerClient(t, agency).accept(created.id);
+  const accepted = await partner.accept(created.id);
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status}`);
   await office.envelopeReady(created.id);
   await office.sign(created.id, 'document');

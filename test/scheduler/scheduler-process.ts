@@ -13,8 +13,8 @@ import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
 async function main(): Promise<void> {
   const databaseUrl = process.argv[2];
   if (!databaseUrl) throw new Error('usage: scheduler-process.ts <database url>');
-  const config = loadConfig({ ENVIRONMENT: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
-  const db = createDatabaseClient(databaseUrl, 2);
+  const config = loadConfig({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
+  const db = createDatabaseClient(databaseUrl, { poolMax: 2 });
   await db.$queryRaw`SELECT 1`; // connect before the start signal
   const lines = createInterface({ input: process.stdin });
   const go = new Promise<void>((resolve) => lines.on('line', (line) => line.trim() === 'go' && resolve()));

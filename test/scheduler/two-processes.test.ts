@@ -6,19 +6,14 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { backOffice } from '../support/back-office';
-import { createGuarantee } from '../support/factories';
-import { startTestApp, type Agency, type TestApp } from '../support/test-app';
-import { DAY_MS, historyOf, readGuarantee } from './scheduler-helpers';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { DAY_MS } from './scheduler-helpers';
 
 jest.setTimeout(120_000);
 
-let t: TestApp;
-let agency: Agency;
-beforeAll(async () => {
-  t = await startTestApp({ ENVIRONMENT: 'production' });
-  agency = await t.newAgency();
-});
-afterAll(() => t.close());
+const world = useTestApp({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test' }, { agencies: 1 });
+const partner = asPartner(world);
 
 interface ProcessResult {
   pid: number;
@@ -27,7 +22,7 @@ interface ProcessResult {
 
 /** A scheduler process that has connected and waits for `go`. */
 function startProcess(): Promise<{ child: ChildProcessWithoutNullStreams; result: Promise<ProcessResult> }> {
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scheduler-process.ts'), t.databaseUrl], {
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'scheduler-process.ts'), world.databaseUrl], {
     cwd: path.resolve(__dirname, '../..'),
     stdio: 'pipe',
   });
@@ -51,14 +46,14 @@ function startProcess(): Promise<{ child: ChildProcessWithoutNullStreams; result
 }
 
 test('When two processes run the scheduler at the same moment on 50 expired proposals, then each proposal expires exactly once', async () => {
-  const office = backOffice(t);
+  const office = backOffice(world);
   const ids: number[] = [];
   for (let index = 0; index < 50; index += 1) {
-    const created = await createGuarantee(t, agency);
+    const created = await partner.newGuarantee();
     await office.approve(created.id);
     ids.push(created.id);
   }
-  await t.db.rentalInsurance.updateMany({
+  await world.db.rentalInsurance.updateMany({
     where: { id: { in: ids.map(BigInt) } },
     data: { approvedAt: new Date(Date.now() - 31 * DAY_MS) },
   });
@@ -72,10 +67,10 @@ test('When two processes run the scheduler at the same moment on 50 expired prop
   expect(expiries[0]!.processed + expiries[1]!.processed).toBe(50);
 
   for (const id of ids) {
-    const history = await historyOf(t, agency, id);
+    const history = await partner.historyEntries(id);
     expect(history.filter((entry) => entry.status.code === 'expired')).toHaveLength(1);
     expect(history.at(-1)).toMatchObject({ creator: { name: 'system', serviceAccount: true }, previousStatus: { code: 'approved' } });
-    const guarantee = await readGuarantee(t, agency, id);
+    const guarantee = await partner.current(id);
     expect([guarantee.status, guarantee.etag]).toEqual(['expired', 'W/"3"']); // created 1, approved 2, expired 3
   }
   // Both processes were really at work on the same rows (reported for the record, not a condition).

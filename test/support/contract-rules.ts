@@ -119,7 +119,8 @@ const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function errorBodyProblem(response: ResponseLike): string | null {
   const contentType = String(response.headers['content-type'] ?? '');
-  if (!/^application\/json\b/.test(contentType)) return `content-type is ${JSON.stringify(contentType)}, body ${JSON.stringify(response.text.slice(0, 200))}`;
+  if (!/^application\/json\b/.test(contentType))
+    return `content-type is ${JSON.stringify(contentType)}, body ${JSON.stringify(response.text.slice(0, 200))}`;
   let body: Json;
   try {
     body = JSON.parse(response.text) as Json;
@@ -128,7 +129,8 @@ export function errorBodyProblem(response: ResponseLike): string | null {
   }
   if (!validateError(body)) return `body does not match the Error schema: ${JSON.stringify(validateError.errors)} in ${response.text.slice(0, 300)}`;
   const documented = errorCodeStatus[body['code'] as string];
-  if (documented !== undefined && documented !== response.status) return `code ${String(body['code'])} is documented with ${documented}, sent with ${response.status}`;
+  if (documented !== undefined && documented !== response.status)
+    return `code ${String(body['code'])} is documented with ${documented}, sent with ${response.status}`;
   if (documented === undefined) return `code ${String(body['code'])} is not in the Error table of the document`;
   const header = response.headers['x-correlation-id'];
   if (typeof header !== 'string' || !CORRELATION_ID.test(header)) return `X-Correlation-Id header ${JSON.stringify(header)} is missing or malformed`;

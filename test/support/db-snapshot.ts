@@ -45,6 +45,7 @@ export function snapshotDifference(before: DatabaseSnapshot, after: DatabaseSnap
   const changed = Object.keys({ ...before.counts, ...after.counts })
     .filter((name) => before.counts[name] !== after.counts[name])
     .map((name) => `${name}: ${before.counts[name]} -> ${after.counts[name]}`);
-  if (before.guarantees !== after.guarantees) changed.push(`rental_insurances (id:version:status:updatedAt): ${before.guarantees} -> ${after.guarantees}`);
+  if (before.guarantees !== after.guarantees)
+    changed.push(`rental_insurances (id:version:status:updatedAt): ${before.guarantees} -> ${after.guarantees}`);
   return changed;
 }

@@ -9,3 +9,13 @@ export function expectErrorBody(response: Response, status: number, code: string
   expect(new Date(response.body.timestamp).toISOString()).toBe(response.body.timestamp);
   expect(response.body.correlationId).toBe(response.headers['x-correlation-id']);
 }
+
+/** The error body carries a `details` entry for `path` (the entry starts with `path: `). */
+export function expectDetailFor(response: Response, path: string): void {
+  const details = (response.body?.details ?? []) as string[];
+  expect(details).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^${escapeRegExp(path)}: .+`))]));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

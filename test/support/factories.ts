@@ -1,8 +1,5 @@
-/** Small builders of valid request data; tests override what they are about. */
+/** Small builders of valid request data; tests override what they are about. Requests are partner-api.ts's job. */
 import { randomUUID } from 'node:crypto';
-import request from 'supertest';
-import type { Agency, TestApp } from './test-app';
-import { API } from './test-app';
 
 /** A valid CPF built from 9 base digits (check digits computed the official way). */
 export function cpf(base: number): string {
@@ -54,12 +51,18 @@ export function guaranteeBody(overrides: Record<string, unknown> = {}): Record<s
 
 export const newKey = (): string => randomUUID();
 
-export async function createGuarantee(t: TestApp, agency: Agency, overrides: Record<string, unknown> = {}) {
-  const response = await request(t.app)
-    .post(`${API}/v1/rental-insurances`)
-    .set(agency.auth)
-    .set('Idempotency-Key', newKey())
-    .send(guaranteeBody(overrides));
-  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body as { id: number; status: string; tenant: { cpfCnpj: string } } & Record<string, unknown>;
+/** Tenant overrides merged into the factory's valid tenant. */
+export function withTenant(tenant: Record<string, unknown>): Record<string, unknown> {
+  const base = guaranteeBody();
+  return { tenant: { ...(base['tenant'] as object), ...tenant } };
+}
+
+/** Today's calendar day in America/Sao_Paulo, shifted by `days`, as YYYY-MM-DD. */
+export function saoPauloDay(days = 0): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
+  const date = new Date(`${today}T12:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
 }

@@ -45,4 +45,3 @@ async function dropDatabasesOfDeadRuns(admin: Client): Promise<void> {
     if (!isAlive(pid)) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
 }
-

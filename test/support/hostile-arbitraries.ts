@@ -39,23 +39,39 @@ const numbers = fc.oneof(
 );
 
 /** Any JSON value that is hostile somewhere: wrong types, huge strings, unicode, nulls, nesting, containers. */
-export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: unicodeText },
-  { weight: 2, arbitrary: hugeText },
-  { weight: 3, arbitrary: numbers },
-  { weight: 2, arbitrary: fc.boolean() },
-  { weight: 3, arbitrary: fc.constant(null) },
-  { weight: 2, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }) },
-  { weight: 2, arbitrary: fc.dictionary(unicodeText, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) },
-  { weight: 1, arbitrary: deepNesting },
-  { weight: 1, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: fc.constant([]) },
-).filter((value) => isCleanText(JSON.stringify(value) ?? ''));
+export const hostileValue: fc.Arbitrary<unknown> = fc
+  .oneof(
+    { weight: 3, arbitrary: unicodeText },
+    { weight: 2, arbitrary: hugeText },
+    { weight: 3, arbitrary: numbers },
+    { weight: 2, arbitrary: fc.boolean() },
+    { weight: 3, arbitrary: fc.constant(null) },
+    { weight: 2, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }) },
+    { weight: 2, arbitrary: fc.dictionary(unicodeText, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) },
+    { weight: 1, arbitrary: deepNesting },
+    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.constant([]) },
+  )
+  .filter((value) => isCleanText(JSON.stringify(value) ?? ''));
 
 /** Names of fields no schema declares, including prototype names and odd characters. */
 export const unknownFieldName = fc.oneof(
   fc.stringMatching(/^[a-z][A-Za-z0-9]{0,15}$/).map((name) => `x${name}`),
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', '', ' ', 'tenant.name', 'id', 'version', 'status', 'companyId', '😀', '\u202ename'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    '',
+    ' ',
+    'tenant.name',
+    'id',
+    'version',
+    'status',
+    'companyId',
+    '😀',
+    '\u202ename',
+  ),
 );
 
 type Path = Array<string | number>;
@@ -106,7 +122,11 @@ export function applyMutation(valid: unknown, change: Mutation): Mutated {
   if (change.kind === 'extra') {
     setOwn(get(copy, path) as Record<string, unknown>, change.name, change.value);
     const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(change.name) && change.name !== '__proto__';
-    return { body: copy, unknownField: plain ? displayPath([...path, change.name]) : undefined, description: `${description}: ${JSON.stringify(change.name)}` };
+    return {
+      body: copy,
+      unknownField: plain ? displayPath([...path, change.name]) : undefined,
+      description: `${description}: ${JSON.stringify(change.name)}`,
+    };
   }
   const replacement = change.kind === 'replace' ? change.value : change.kind === 'wrapInArray' ? [get(copy, path)] : undefined;
   if (path.length === 0) return { body: change.kind === 'remove' ? undefined : replacement, description };
@@ -128,7 +148,10 @@ const displayPath = (path: Path) => path.map((key, index) => (typeof key === 'nu
 export function malformedJson(validText: string): fc.Arbitrary<string> {
   const truncated = fc.integer({ min: 1, max: Math.max(1, validText.length - 1) }).map((cut) => validText.slice(0, cut));
   const corrupted = fc
-    .tuple(fc.nat({ max: validText.length }), fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '\\', 'NaN', 'undefined', '//', '/*', '\u0001', ',,'))
+    .tuple(
+      fc.nat({ max: validText.length }),
+      fc.constantFrom('{', '}', '[', ']', ',', ':', '"', "'", '\\', 'NaN', 'undefined', '//', '/*', '\u0001', ',,'),
+    )
     .map(([at, inserted]) => validText.slice(0, at) + inserted + validText.slice(at));
   const classic = fc.constantFrom(
     "{'comment': 'single quotes'}",

@@ -12,41 +12,59 @@ import { addDays } from '../../src/financial/date-range';
 import { backOffice } from './back-office';
 import { errorBodyProblem, errorCodeStatus } from './contract-rules';
 import { takeSnapshot, snapshotDifference, type DatabaseSnapshot } from './db-snapshot';
-import { createGuarantee, nextCpf } from './factories';
+import { nextCpf } from './factories';
+import { asPartner } from './partner-api';
 import { listen, rawRequest, type Listening, type RawRequest, type RawResponse } from './raw-http';
-import { startTestApp, type Agency, type TestApp } from './test-app';
+import { useTestApp, type Agency, type World } from './test-app';
 import type { Target } from './operation-table';
 
 export interface HostileWorld {
-  t: TestApp;
-  agency: Agency;
-  server: Listening;
-  target: Target;
+  /** The test app under attack: its database, and asPartner() for setting up guarantees. */
+  readonly testApp: World;
+  readonly agency: Agency;
+  readonly server: Listening;
+  readonly target: Target;
+  /** The database before the first attack; a test that writes on purpose takes a new one. */
   baseline: DatabaseSnapshot;
   send(request: RawRequest): Promise<RawResponse>;
-  close(): Promise<void>;
 }
 
-export async function startHostileWorld(): Promise<HostileWorld> {
-  const t = await startTestApp();
-  const agency = await t.newAgency({ displayName: 'Hostile suite ERP' });
-  const coTenantCpfCnpj = nextCpf();
-  const created = await createGuarantee(t, agency, { coTenants: [{ cpfCnpj: coTenantCpfCnpj, name: 'Co Tenant' }] });
-  await backOffice(t).approve(created.id);
-  const version = (await t.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(created.id) } })).version;
-  await seedStatement(t.db, agency.companyId);
-  const server = await listen(t.app);
+/** Registers the hostile world of a test file (beforeAll and afterAll) and returns its handle, filled once beforeAll ran. */
+export function useHostileWorld(): HostileWorld {
+  const testApp = useTestApp({}, { agencies: [{ displayName: 'Hostile suite ERP' }] });
+  let state: { server: Listening; target: Target; baseline: DatabaseSnapshot } | undefined;
+  beforeAll(async () => {
+    const coTenantCpfCnpj = nextCpf();
+    const created = await asPartner(testApp).newGuarantee({ coTenants: [{ cpfCnpj: coTenantCpfCnpj, name: 'Co Tenant' }] });
+    await backOffice(testApp).approve(created.id);
+    const version = (await testApp.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(created.id) } })).version;
+    await seedStatement(testApp.db, testApp.agency.companyId);
+    const server = await listen(testApp.app);
+    testApp.beforeClose(() => server.close());
+    state = { server, target: { id: created.id, etag: `W/"${version}"`, coTenantCpfCnpj }, baseline: await takeSnapshot(testApp.db) };
+  });
+  const ready = () => {
+    if (!state) throw new Error('useHostileWorld: the world is built in beforeAll; use it inside tests and hooks');
+    return state;
+  };
   return {
-    t,
-    agency,
-    server,
-    target: { id: created.id, etag: `W/"${version}"`, coTenantCpfCnpj },
-    baseline: await takeSnapshot(t.db),
-    send: (request) => rawRequest(server.origin, request),
-    async close() {
-      await server.close();
-      await t.close();
+    testApp,
+    get agency() {
+      return testApp.agency;
     },
+    get server() {
+      return ready().server;
+    },
+    get target() {
+      return ready().target;
+    },
+    get baseline() {
+      return ready().baseline;
+    },
+    set baseline(snapshot) {
+      ready().baseline = snapshot;
+    },
+    send: (request) => rawRequest(ready().server.origin, request),
   };
 }
 
@@ -85,10 +103,10 @@ export function rejectionProblem(response: RawResponse, expected: Expectation): 
 
 /** Throws (with the request) unless the answer is the expected rejection and nothing was written. */
 export async function expectRejectedWithoutEffect(world: HostileWorld, request: RawRequest, expected: Expectation): Promise<RawResponse> {
-  const before = await takeSnapshot(world.t.db);
+  const before = await takeSnapshot(world.testApp.db);
   const response = await world.send(request);
   const problem = rejectionProblem(response, expected);
-  const difference = snapshotDifference(before, await takeSnapshot(world.t.db));
+  const difference = snapshotDifference(before, await takeSnapshot(world.testApp.db));
   if (problem || difference.length > 0) {
     const shown = { ...request, body: typeof request.body === 'string' ? request.body.slice(0, 300) : request.body };
     throw new Error(

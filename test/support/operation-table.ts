@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { documentOperations } from './contract-rules';
 import { guaranteeBody, nextCpf } from './factories';
-import { API } from './test-app';
+import { API } from './partner-api';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 
@@ -38,7 +38,16 @@ const dateRange = (): Array<[string, string]> => [
 ];
 
 export const OPERATIONS: OperationEntry[] = [
-  { operationId: 'listRentalInsurances', method: 'GET', path: '/v1/rental-insurances', access: 'read', idPath: false, coTenantPath: false, ifMatch: false, query: () => [] },
+  {
+    operationId: 'listRentalInsurances',
+    method: 'GET',
+    path: '/v1/rental-insurances',
+    access: 'read',
+    idPath: false,
+    coTenantPath: false,
+    ifMatch: false,
+    query: () => [],
+  },
   {
     operationId: 'createRentalInsurance',
     method: 'POST',
@@ -50,7 +59,15 @@ export const OPERATIONS: OperationEntry[] = [
     ifMatch: false,
     body: () => guaranteeBody(),
   },
-  { operationId: 'getRentalInsurance', method: 'GET', path: '/v1/rental-insurances/{id}', access: 'read', idPath: true, coTenantPath: false, ifMatch: false },
+  {
+    operationId: 'getRentalInsurance',
+    method: 'GET',
+    path: '/v1/rental-insurances/{id}',
+    access: 'read',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
   {
     operationId: 'patchRentalInsurance',
     method: 'PATCH',
@@ -62,7 +79,15 @@ export const OPERATIONS: OperationEntry[] = [
     ifMatch: true,
     body: () => ({ externalId: `CHANGED-${randomUUID().slice(0, 8)}` }),
   },
-  { operationId: 'listRentalInsuranceHistory', method: 'GET', path: '/v1/rental-insurances/{id}/history', access: 'read', idPath: true, coTenantPath: false, ifMatch: false },
+  {
+    operationId: 'listRentalInsuranceHistory',
+    method: 'GET',
+    path: '/v1/rental-insurances/{id}/history',
+    access: 'read',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
   {
     operationId: 'createRentalInsuranceComment',
     method: 'POST',
@@ -74,9 +99,33 @@ export const OPERATIONS: OperationEntry[] = [
     ifMatch: false,
     body: () => ({ comment: 'Tenant asked about the start date.' }),
   },
-  { operationId: 'listRentalInsuranceSignatures', method: 'GET', path: '/v1/rental-insurances/{id}/signatures', access: 'read', idPath: true, coTenantPath: false, ifMatch: false },
-  { operationId: 'acceptRentalInsurance', method: 'POST', path: '/v1/rental-insurances/{id}/accept', access: 'write', idPath: true, coTenantPath: false, ifMatch: false },
-  { operationId: 'refuseRentalInsurance', method: 'POST', path: '/v1/rental-insurances/{id}/refuse', access: 'write', idPath: true, coTenantPath: false, ifMatch: false },
+  {
+    operationId: 'listRentalInsuranceSignatures',
+    method: 'GET',
+    path: '/v1/rental-insurances/{id}/signatures',
+    access: 'read',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
+  {
+    operationId: 'acceptRentalInsurance',
+    method: 'POST',
+    path: '/v1/rental-insurances/{id}/accept',
+    access: 'write',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
+  {
+    operationId: 'refuseRentalInsurance',
+    method: 'POST',
+    path: '/v1/rental-insurances/{id}/refuse',
+    access: 'write',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
   {
     operationId: 'addCoTenant',
     method: 'POST',
@@ -99,19 +148,49 @@ export const OPERATIONS: OperationEntry[] = [
     ifMatch: true,
     body: () => ({ name: `Renamed ${randomUUID().slice(0, 6)}` }),
   },
-  { operationId: 'removeCoTenant', method: 'DELETE', path: '/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}', access: 'write', idPath: true, coTenantPath: true, ifMatch: true },
-  { operationId: 'getFinancialBalance', method: 'GET', path: '/v1/financial/balance', access: 'financial', idPath: false, coTenantPath: false, ifMatch: false, query: () => [] },
-  { operationId: 'listDailySummaries', method: 'GET', path: '/v1/financial/daily-summaries', access: 'financial', idPath: false, coTenantPath: false, ifMatch: false, query: dateRange },
-  { operationId: 'listStatementEntries', method: 'GET', path: '/v1/financial/statement-entries', access: 'financial', idPath: false, coTenantPath: false, ifMatch: false, query: dateRange },
+  {
+    operationId: 'removeCoTenant',
+    method: 'DELETE',
+    path: '/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}',
+    access: 'write',
+    idPath: true,
+    coTenantPath: true,
+    ifMatch: true,
+  },
+  {
+    operationId: 'getFinancialBalance',
+    method: 'GET',
+    path: '/v1/financial/balance',
+    access: 'financial',
+    idPath: false,
+    coTenantPath: false,
+    ifMatch: false,
+    query: () => [],
+  },
+  {
+    operationId: 'listDailySummaries',
+    method: 'GET',
+    path: '/v1/financial/daily-summaries',
+    access: 'financial',
+    idPath: false,
+    coTenantPath: false,
+    ifMatch: false,
+    query: dateRange,
+  },
+  {
+    operationId: 'listStatementEntries',
+    method: 'GET',
+    path: '/v1/financial/statement-entries',
+    access: 'financial',
+    idPath: false,
+    coTenantPath: false,
+    ifMatch: false,
+    query: dateRange,
+  },
   { operationId: 'getOpenApiJson', method: 'GET', path: '/openapi.json', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
   { operationId: 'getOpenApiYaml', method: 'GET', path: '/openapi.yaml', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
+  { operationId: 'getApiReference', method: 'GET', path: '/docs', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
 ];
-
-export const operation = (operationId: string): OperationEntry => {
-  const found = OPERATIONS.find((entry) => entry.operationId === operationId);
-  if (!found) throw new Error(`operation ${operationId} is not in the table`);
-  return found;
-};
 
 /** Operations of the document that the table lacks, or whose method/path differ. */
 export function missingFromTable(): string[] {

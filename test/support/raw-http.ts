@@ -73,7 +73,11 @@ export function rawRequest(origin: string, request: RawRequest): Promise<RawResp
 }
 
 /** Writes `bytes` on a fresh TCP connection and returns what the server answered before closing. */
-export function rawSocketRequest(port: number, bytes: string | Buffer, timeoutMs = 5000): Promise<{ statusLine: string; headers: Record<string, string>; body: string; raw: string }> {
+export function rawSocketRequest(
+  port: number,
+  bytes: string | Buffer,
+  timeoutMs = 5000,
+): Promise<{ statusLine: string; headers: Record<string, string>; body: string; raw: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

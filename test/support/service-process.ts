@@ -53,6 +53,8 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       LOG_LEVEL: 'error',
       // No time-driven or sandbox-reviewer jobs: the tests decide every transition themselves.
       SCHEDULER_INTERVAL_MS: '0',
+      // No metrics listener: several processes run at once on this host (a suite that reads metrics picks a free port).
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,7 +125,14 @@ export interface FetchResult {
 }
 
 /** fetch that never throws: a missing answer is reported as status 0 with the error. */
-export async function call(origin: string, method: string, pathAndQuery: string, headers: Record<string, string> = {}, body?: unknown, timeoutMs = 30_000): Promise<FetchResult> {
+export async function call(
+  origin: string,
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<FetchResult> {
   try {
     const response = await fetch(`${origin}${API_BASE}${pathAndQuery}`, {
       method,

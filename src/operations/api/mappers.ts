@@ -1,6 +1,6 @@
 /** Back-office rows to the response shapes of openapi/operations.yaml. */
 import type { AuditLogRow } from '../../auth/audit-log';
-import type { CredentialView } from '../../auth/credentials';
+import type { CredentialView } from '../../auth/credential-administration';
 import { decimalToNumber, toDateOnly, toTimestamp } from '../../database/column-values';
 import type { StatementEntryRow } from '../../financial/ledger-service';
 import type { components } from '../../generated/operations-api';

@@ -1,13 +1,11 @@
 /**
- * Who calls the operations API. The Bearer guard has already checked the token and the operation's
- * scope; this reads the credential's kind and person name (the history creator and audit actor) and
- * refuses a credential of the wrong kind, as a second line behind the scope rules.
+ * Who calls the operations API. The pipeline has already checked the token and the operation's
+ * scope; this refuses a credential of the wrong kind, as a second line behind the scope rules, and
+ * names the person (the history creator and the audit actor).
  */
-import { InsufficientScope } from '../../auth/bearer-guard';
 import { directorActor, staffActor, type AuditActor } from '../../auth/audit-log';
-import type { Queryable } from '../../database/prisma-client';
+import { InsufficientScope, type Principal } from '../../auth/principal';
 import type { Actor } from '../../guarantees/history';
-import type { OperationContext } from '../../http/operation';
 import { staffMember } from './review-service';
 
 export interface Operator {
@@ -15,24 +13,22 @@ export interface Operator {
   name: string;
   /** The company of the token: the agency for a director, `back-office` for staff. */
   companyId: string;
+  clientId: string;
   /** The history creator (staff: their name, `serviceAccount: false`). */
   actor: Actor;
   /** The audit log's actor. */
   audit: AuditActor;
 }
 
-export async function operatorOf(db: Queryable, ctx: OperationContext, kind: 'staff' | 'director', scope: string): Promise<Operator> {
-  const credential = await db.credential.findUnique({
-    where: { id: ctx.principal.credentialId },
-    select: { kind: true, personName: true },
-  });
-  if (!credential || credential.kind !== kind || !credential.personName) throw new InsufficientScope([scope]);
-  const name = credential.personName;
+export function operatorOf(principal: Principal, kind: 'staff' | 'director', scope: string): Operator {
+  if (principal.kind !== kind || !principal.personName) throw new InsufficientScope([scope]);
+  const name = principal.personName;
   return {
     kind,
     name,
-    companyId: ctx.principal.companyId,
+    companyId: principal.companyId,
+    clientId: principal.clientId,
     actor: staffMember(name),
-    audit: kind === 'staff' ? staffActor(name, 'operations-api', ctx.principal.clientId) : directorActor(name, 'operations-api', ctx.principal.clientId),
+    audit: kind === 'staff' ? staffActor(name, 'operations-api', principal.clientId) : directorActor(name, 'operations-api', principal.clientId),
   };
 }

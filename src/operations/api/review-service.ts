@@ -9,9 +9,8 @@ import { NotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
-import { lockGuaranteeAnyCompany } from '../../guarantees/guarantee-repository';
+import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../../guarantees/guarantee-repository';
 import { appendHistory, type Actor } from '../../guarantees/history';
-import { assertCurrentVersion } from '../../http/preconditions';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from '../review-actions';
 
@@ -51,25 +50,41 @@ export async function findAnyGuarantee(db: Queryable, id: bigint): Promise<Guara
   return row;
 }
 
-/**
- * Applies one back-office operation to guarantee `id` inside the caller's transaction. With
- * `ifMatch` (optional for the back office) the guarantee must still be at one of those versions.
- * Throws 400 for invalid input, 404, 409 `invalid_state` where the status machine refuses, 412.
- */
-export async function applyReviewOperation(
-  tx: Transaction,
-  id: bigint,
-  staff: Actor,
-  operation: ReviewOperation,
-  ifMatch?: number[],
-): Promise<ChangeOutcome> {
-  const check = checkInput(operation);
+/** A review operation whose input passed every check (400 otherwise, with every problem). */
+export interface CheckedReview {
+  operation: ReviewOperation;
+  terms?: review.ApprovalTerms;
+  cpfCnpj?: string;
+}
+
+export function checkReviewOperation(operation: ReviewOperation): CheckedReview {
+  return { operation, ...checkInput(operation) };
+}
+
+/** The guarantee a back-office write changes, of any agency, locked until the transaction ends; 404 when there is none. */
+export async function lockForReview(tx: Queryable, id: bigint): Promise<LockedGuarantee & { companyId: string }> {
   const locked = await lockGuaranteeAnyCompany(tx, id);
   if (!locked) throw new NotFound();
-  if (ifMatch) assertCurrentVersion(ifMatch, locked.version);
+  return locked;
+}
+
+/**
+ * Applies one back-office operation to guarantee `id` inside the caller's transaction (the admin
+ * tool's path; the operations API checks and locks in its precondition, then calls
+ * `applyCheckedReview`). Throws 400 for invalid input, 404, 409 `invalid_state` where the status
+ * machine refuses.
+ */
+export async function applyReviewOperation(tx: Transaction, id: bigint, staff: Actor, operation: ReviewOperation): Promise<ChangeOutcome> {
+  const checked = checkReviewOperation(operation);
+  await lockForReview(tx, id);
+  return applyCheckedReview(tx, id, staff, checked);
+}
+
+export async function applyCheckedReview(tx: Transaction, id: bigint, staff: Actor, checked: CheckedReview): Promise<ChangeOutcome> {
+  const { operation } = checked;
   switch (operation.type) {
     case 'approve':
-      return review.approve(tx, id, staff, check.terms!, cleanComment(operation.terms.comment));
+      return review.approve(tx, id, staff, checked.terms!, cleanComment(operation.terms.comment));
     case 'decline':
       return review.decline(tx, id, staff, cleanComment(operation.comment));
     case 'request_information':
@@ -77,7 +92,7 @@ export async function applyReviewOperation(
     case 'envelope_ready':
       return review.markEnvelopeReady(tx, id, staff);
     case 'signature':
-      return review.recordSignature(tx, id, { role: operation.role, cpfCnpj: check.cpfCnpj ?? null }, operation.outcome, staff);
+      return review.recordSignature(tx, id, { role: operation.role, cpfCnpj: checked.cpfCnpj ?? null }, operation.outcome, staff);
     case 'expire':
       return review.expireProposal(tx, id, staff);
     case 'terminate':
@@ -93,7 +108,14 @@ export async function addStaffComment(tx: Transaction, id: bigint, staff: Actor,
   if (text.length === 0 || text.length > MAX_COMMENT) throw new ValidationFailed([`comment: must be 1 to ${MAX_COMMENT} characters`]);
   const locked = await lockGuaranteeAnyCompany(tx, id);
   if (!locked) throw new NotFound();
-  return appendHistory(tx, { rentalInsuranceId: id, kind: 'comment', actor: staff, comment: text, previousStatus: locked.status, status: locked.status });
+  return appendHistory(tx, {
+    rentalInsuranceId: id,
+    kind: 'comment',
+    actor: staff,
+    comment: text,
+    previousStatus: locked.status,
+    status: locked.status,
+  });
 }
 
 function cleanComment(comment: string | null | undefined): string | null {

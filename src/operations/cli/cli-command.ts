@@ -31,3 +31,8 @@ export function requiredOption(ctx: CommandContext, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
 }
+
+export function optionalText(ctx: CommandContext, name: string): string | undefined {
+  const value = ctx.options[name];
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}

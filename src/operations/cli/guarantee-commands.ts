@@ -76,7 +76,10 @@ export const guaranteeCommands: CliCommand[] = [
       const row = await findAnyGuarantee(ctx.db, guaranteeIdOption(ctx));
       return {
         json: { companyId: row.companyId, etag: etagOf(row.version), rentalInsurance: toRentalInsurance(row) },
-        text: [`Rental insurance ${row.id} of ${row.companyId}: ${row.status}, ETag ${etagOf(row.version)}`, JSON.stringify(toRentalInsurance(row), null, 2)],
+        text: [
+          `Rental insurance ${row.id} of ${row.companyId}: ${row.status}, ETag ${etagOf(row.version)}`,
+          JSON.stringify(toRentalInsurance(row), null, 2),
+        ],
       };
     },
   },
@@ -91,7 +94,10 @@ export const guaranteeCommands: CliCommand[] = [
       return {
         json: { history, signatures },
         text: [
-          ...history.map((entry) => `${entry.createdAt}  ${entry.status.code?.padEnd(22)} ${entry.creator.name}${entry.creator.serviceAccount ? '' : ' (staff)'}: ${entry.comment ?? ''}`),
+          ...history.map(
+            (entry) =>
+              `${entry.createdAt}  ${entry.status.code?.padEnd(22)} ${entry.creator.name}${entry.creator.serviceAccount ? '' : ' (staff)'}: ${entry.comment ?? ''}`,
+          ),
           ...signatures.map((signature) => `signature ${signature.role} ${signature.cpfCnpj ?? ''} ${signature.status}`),
         ],
       };
@@ -121,7 +127,13 @@ export const guaranteeCommands: CliCommand[] = [
     }),
     'approved',
   ),
-  reviewCommand('decline', 'Decline a proposal (under_review -> declined)', { comment: { description: 'comment for the history' } }, (ctx) => ({ type: 'decline', comment: optional(ctx, 'comment') ?? null }), 'declined'),
+  reviewCommand(
+    'decline',
+    'Decline a proposal (under_review -> declined)',
+    { comment: { description: 'comment for the history' } },
+    (ctx) => ({ type: 'decline', comment: optional(ctx, 'comment') ?? null }),
+    'declined',
+  ),
   reviewCommand(
     'request-information',
     'Request more information (under_review -> information_requested)',
@@ -141,7 +153,13 @@ export const guaranteeCommands: CliCommand[] = [
       return { json: entry, text: [`Comment added to rental insurance ${id} by ${staff.name}.`] };
     },
   },
-  reviewCommand('envelope-ready', 'Mark the signing envelope ready (pending signatures get their url)', {}, () => ({ type: 'envelope_ready' }), 'envelope ready'),
+  reviewCommand(
+    'envelope-ready',
+    'Mark the signing envelope ready (pending signatures get their url)',
+    {},
+    () => ({ type: 'envelope_ready' }),
+    'envelope ready',
+  ),
   reviewCommand(
     'sign',
     "Record a signer's answer (the last signature activates the guarantee)",

@@ -11,7 +11,10 @@ import { ApiError } from '../../errors';
 import { UsageError, type CliCommand } from './cli-command';
 
 export async function runCli(argv: string[], commands: CliCommand[]): Promise<number> {
-  const words = argv.filter((arg) => !arg.startsWith('--')).slice(0, 2).join(' ');
+  const words = argv
+    .filter((arg) => !arg.startsWith('--'))
+    .slice(0, 2)
+    .join(' ');
   const command = commands.find((candidate) => candidate.name === words);
   if (!command) {
     printUsage(commands);
@@ -34,7 +37,7 @@ export async function runCli(argv: string[], commands: CliCommand[]): Promise<nu
   const json = parsed.values.json === true;
   const config = loadConfig();
   const server = await openDatabaseServer(config, () => undefined);
-  const db = createDatabaseClient(server.url, 2);
+  const db = createDatabaseClient(server.url, { poolMax: 2 });
   try {
     await migrateDatabase(server.url);
     const result = await command.run({ db, config, options: parsed.values });
@@ -45,7 +48,10 @@ export async function runCli(argv: string[], commands: CliCommand[]): Promise<nu
     const message = error instanceof Error ? error.message : String(error);
     // Back office (issue #5): the service's error details (one per problem, naming the field) too.
     const details = error instanceof ApiError ? error.details : undefined;
-    if (json) console.log(JSON.stringify({ error: known && error instanceof ApiError ? error.code : 'error', message, ...(details ? { details } : {}) }, null, 2));
+    if (json)
+      console.log(
+        JSON.stringify({ error: known && error instanceof ApiError ? error.code : 'error', message, ...(details ? { details } : {}) }, null, 2),
+      );
     else console.error(`${command.name}: ${message}${details ? `\n  - ${details.join('\n  - ')}` : ''}`);
     return error instanceof UsageError ? 2 : 1;
   } finally {

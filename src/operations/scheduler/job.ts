@@ -17,6 +17,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Database, Transaction } from '../../database/prisma-client';
 import type { Logger } from '../../logger';
+import { metrics } from '../../observability/metrics';
 
 export interface ScheduledJob {
   /** Stable name, used in logs and in the run summary. */
@@ -40,10 +41,18 @@ export interface JobResult {
  * Applies `job` to at most `batchSize` guarantees. Never throws: a failing guarantee is logged
  * and left for the next run; a failure to claim (database unavailable) ends this job's run.
  */
-export async function runJob(db: Database, job: ScheduledJob, now: Date, batchSize: number, logger: Logger): Promise<JobResult> {
+export async function runJob(
+  db: Database,
+  job: ScheduledJob,
+  now: Date,
+  batchSize: number,
+  logger: Logger,
+  stopping: () => boolean = () => false,
+): Promise<JobResult> {
   const failedIds: bigint[] = [];
   let processed = 0;
-  while (processed + failedIds.length < batchSize) {
+  // A stop request ends the run between two guarantees, never in the middle of one.
+  while (processed + failedIds.length < batchSize && !stopping()) {
     let claimed: bigint | undefined;
     try {
       const done = await db.$transaction(async (tx) => {
@@ -61,6 +70,7 @@ export async function runJob(db: Database, job: ScheduledJob, now: Date, batchSi
       });
       if (!done) break;
       processed += 1;
+      metrics.schedulerTransitions.inc({ job: job.name, outcome: 'applied' });
       logger.info({ job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition applied');
     } catch (error) {
       if (claimed === undefined) {
@@ -68,6 +78,7 @@ export async function runJob(db: Database, job: ScheduledJob, now: Date, batchSi
         break;
       }
       failedIds.push(claimed);
+      metrics.schedulerTransitions.inc({ job: job.name, outcome: 'failed' });
       logger.warn({ err: error, job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition failed; will retry on the next run');
     }
   }

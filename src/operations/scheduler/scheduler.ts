@@ -7,7 +7,8 @@
 import type { Config } from '../../config';
 import type { Database } from '../../database/prisma-client';
 import { createLogger, type Logger } from '../../logger';
-import { sandboxJobs } from '../../sandbox/sandbox-jobs';
+import { metrics } from '../../observability/metrics';
+import { sandboxJobs } from '../sandbox/sandbox-jobs';
 import { runJob, type JobResult, type ScheduledJob } from './job';
 import { timeDrivenJobs } from './time-driven-jobs';
 
@@ -29,17 +30,23 @@ function fallbackLogger(level: string): Logger {
  * One run of every job, as of `now` (tests move time with it). Never throws: failures are logged
  * and the affected guarantees are retried on the next run.
  */
-export async function runSchedulerOnce(db: Database, config: Config, now: Date = new Date(), options: { logger?: Logger } = {}): Promise<RunSummary> {
+export async function runSchedulerOnce(
+  db: Database,
+  config: Config,
+  now: Date = new Date(),
+  options: { logger?: Logger; stopping?: () => boolean } = {},
+): Promise<RunSummary> {
   const logger = options.logger ?? fallbackLogger(config.LOG_LEVEL);
   const summary: RunSummary = {};
   for (const job of scheduledJobs(config)) {
-    summary[job.name] = await runJob(db, job, now, config.SCHEDULER_BATCH_SIZE, logger);
+    if (options.stopping?.()) break;
+    summary[job.name] = await runJob(db, job, now, config.SCHEDULER_BATCH_SIZE, logger, options.stopping);
   }
   return summary;
 }
 
 export interface RunningScheduler {
-  /** Stops scheduling and resolves once the run in progress (if any) has finished. */
+  /** Stops scheduling and resolves once the run in progress has finished the guarantee it was changing. */
   stop(): Promise<void>;
 }
 
@@ -54,8 +61,11 @@ export function startScheduler(db: Database, config: Config, logger: Logger): Ru
   let running: Promise<void> | undefined;
   const tick = () => {
     timer = undefined;
-    running = runSchedulerOnce(db, config, new Date(), { logger })
-      .then((summary) => logger.debug({ summary }, 'scheduler run done'))
+    running = runSchedulerOnce(db, config, new Date(), { logger, stopping: () => stopped })
+      .then((summary) => {
+        metrics.schedulerRuns.inc();
+        logger.debug({ summary }, 'scheduler run done');
+      })
       .catch((error: unknown) => logger.error({ err: error }, 'scheduler run failed; will retry'))
       .finally(() => {
         running = undefined;

@@ -1,0 +1,105 @@
+/**
+ * `make bench-compare OLD=<checkout>`: the same scenarios against this checkout's service and
+ * another checkout's (built, e.g. the previous main), on the same seeded database, interleaved:
+ * old, new, old, new... (BENCH_PAIRS pairs, 3 by default), because this machine's speed moves by a
+ * third between runs. Prints each run and the ratio new/old of the medians per scenario, and
+ * writes them to bench/comparison.md. BENCH_ONLY, BENCH_SECONDS and BENCH_CONNECTIONS apply.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../src/project-root';
+import { log, measure } from './measure';
+import { sampleMemory, startService } from './processes';
+import type { Measurement } from './report';
+import { scenarios } from './scenarios';
+import { accessToken, prepareBench, scenarioInputs, selected, type BenchDatabase } from './setup';
+
+const OLD = path.resolve(process.env.OLD ?? '');
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PORTS = { old: 3792, new: 3793 };
+
+interface Run {
+  label: 'old' | 'new';
+  measurement: Measurement;
+}
+
+async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only: Set<string>): Promise<Run[]> {
+  const root = label === 'old' ? OLD : PROJECT_ROOT;
+  const origin = `http://127.0.0.1:${PORTS[label]}`;
+  const env = {
+    DATABASE_URL: bench.url,
+    PORT: String(PORTS[label]),
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_MAX: '20',
+    ENVIRONMENT: 'production',
+    PUBLIC_ORIGIN: `http://127.0.0.1:${PORTS[label]}`,
+    // The quota is counted on every request, as in production, but large enough never to refuse the load.
+    RATE_LIMIT_REQUESTS: '10000000',
+    SCHEDULER_INTERVAL_MS: '0',
+  };
+  const service = await startService(env, `${origin}/rental-guarantee/openapi.json`, root);
+  const memory = sampleMemory(service.pid!);
+  try {
+    const inputs = scenarioInputs(bench, await accessToken(origin, bench.basic));
+    const runs: Run[] = [];
+    for (const scenario of scenarios(inputs).filter((candidate) => only.has(candidate.name))) {
+      memory.reset();
+      const measurement = await measure(scenario, origin, CONNECTIONS, service.pid, SECONDS);
+      runs.push({ label, measurement: { ...measurement, peakRssMb: memory.peakMb() } });
+    }
+    return runs;
+  } finally {
+    memory.stop();
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(OLD, 'dist', 'src', 'main.js'))) throw new Error('OLD must name a built checkout (its dist/src/main.js)');
+  const bench = await prepareBench();
+  const names = new Set(
+    scenarios(scenarioInputs(bench, 'x'))
+      .map((scenario) => scenario.name)
+      .filter(selected),
+  );
+  const runs: Run[] = [];
+  try {
+    for (let pair = 0; pair < PAIRS; pair += 1) {
+      log(`pair ${pair + 1} of ${PAIRS}`);
+      runs.push(...(await measureCheckout('old', bench, names)), ...(await measureCheckout('new', bench, names)));
+    }
+  } finally {
+    await bench.stop();
+  }
+  const lines = [
+    '# Old and new main, interleaved',
+    '',
+    `Run ${new Date().toISOString()}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
+    '',
+    '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | new CPU ms/request (server) | new peak RSS MB |',
+    '|---|---|---|---:|---|---|---|---:|',
+  ];
+  for (const name of names) {
+    const of = (label: string) => runs.filter((run) => run.label === label && run.measurement.name === name).map((run) => run.measurement);
+    const [old, fresh] = [of('old'), of('new')];
+    const rate = (ms: Measurement[]) => ms.map((m) => m.requestsPerSecond.toFixed(0)).join(', ');
+    const ratio = median(fresh.map((m) => m.requestsPerSecond)) / median(old.map((m) => m.requestsPerSecond));
+    lines.push(
+      `| ${name} | ${rate(old)} | ${rate(fresh)} | ${ratio.toFixed(2)} | ${old.map((m) => m.p99).join(', ')} | ${fresh.map((m) => m.p99).join(', ')} | ` +
+        `${fresh.map((m) => m.cpu.serverMs?.toFixed(2) ?? '–').join(', ')} | ${Math.max(...fresh.map((m) => m.peakRssMb))} |`,
+    );
+  }
+  const report = `${lines.join('\n')}\n`;
+  console.log(report);
+  if (!process.env.BENCH_ONLY) fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'comparison.md'), report);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * The processes of a benchmark: its PostgreSQL, the service exactly as `npm start` starts it (from
+ * this checkout or another one, for A/B runs), reference servers, and the service's memory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureDatabase } from '../src/database/database-server';
+import { startEmbeddedServer } from '../src/database/embedded-server';
+import { PROJECT_ROOT } from '../src/project-root';
+
+/** The benchmark's own embedded PostgreSQL port (away from the service's 54329 and the tests' 54339). */
+export const BENCH_DATABASE_PORT = 54369;
+
+export async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
+  const server = await startEmbeddedServer({ dataDir: path.join(PROJECT_ROOT, '.data', 'bench-postgres'), port: BENCH_DATABASE_PORT });
+  await ensureDatabase(server.adminUrl, 'rg_bench');
+  return { url: server.urlFor('rg_bench'), stop: server.stop };
+}
+
+/**
+ * The service starts exactly as `npm start` starts it (its Node and allocator settings included):
+ * the script ends in `exec node`, so the pid measured is the service's own.
+ * BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it under load.
+ */
+export function startService(env: Record<string, string>, readyUrl: string, projectRoot = PROJECT_ROOT): Promise<ChildProcess> {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const extra = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
+  const command = packageJson.scripts.start.replace('exec node ', `exec node ${extra} `);
+  return waitUntilReady(
+    'service',
+    spawn('sh', ['-c', command], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] }),
+    { url: readyUrl },
+  );
+}
+
+/** Starts a node script and resolves once `readyUrl` answers 200. */
+export function startProcess(name: string, script: string, args: string[], env: Record<string, string>, ready: Probe): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return waitUntilReady(name, child, ready);
+}
+
+/** A request that answers 200 once the process is ready. */
+export interface Probe {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+async function waitUntilReady(name: string, child: ChildProcess, ready: Probe): Promise<ChildProcess> {
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    if (exited !== undefined) throw new Error(`${name} exited with ${exited}`);
+    const ok = await fetch(ready.url, { headers: ready.headers }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return child;
+  }
+  child.kill('SIGTERM');
+  throw new Error(`${name} did not start in time`);
+}
+
+/** Resident memory of the service process, sampled from /proc while the load runs. */
+export function sampleMemory(pid: number): { maxRssMb(): number; peakMb(): number; reset(): void; stop(): void } {
+  let max = 0;
+  let peak = 0;
+  const timer = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      max = Math.max(max, kb / 1024);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      /* process gone */
+    }
+  }, 250);
+  return {
+    maxRssMb: () => Math.round(max),
+    peakMb: () => Math.round(peak),
+    reset: () => (peak = 0),
+    stop: () => clearInterval(timer),
+  };
+}
+
+export function redact(url: string): string {
+  return url.replace(/:\/\/([^:]+):[^@]+@/, '://$1:***@');
+}

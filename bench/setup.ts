@@ -1,0 +1,81 @@
+/**
+ * What every benchmark run needs before it measures: the seeded, migrated database, a production
+ * credential of the seeded agency, the sample guarantee, and the inputs of the scenarios.
+ */
+import { createCredential, type CreatedCredential } from '../src/auth/credentials';
+import { SCOPES } from '../src/auth/scopes';
+import { todayInSaoPaulo } from '../src/database/column-values';
+import { migrateDatabase } from '../src/database/migrate';
+import { createDatabaseClient } from '../src/database/prisma-client';
+import { log } from './measure';
+import { database, redact } from './processes';
+import type { ScenarioInputs } from './scenarios';
+import { BENCH_COMPANY, seed } from './seed';
+
+export const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+
+export interface BenchDatabase {
+  url: string;
+  stop(): Promise<void>;
+  credential: CreatedCredential;
+  basic: string;
+  sample: { id: number; cpf: string };
+}
+
+export async function prepareBench(): Promise<BenchDatabase> {
+  const { url, stop } = await database();
+  log(`migrating ${redact(url)}`);
+  await migrateDatabase(url);
+  await seed(url, ROWS, log);
+  const db = createDatabaseClient(url, { poolMax: 2 });
+  try {
+    // The service runs as production (no sandbox reviewer touching the data), so the credential must be one too.
+    const credential = await createCredential(db, 'production', {
+      companyId: BENCH_COMPANY,
+      displayName: 'Bench ERP',
+      scopes: [...SCOPES],
+      createdBy: 'bench',
+    });
+    // Found by its CPF, which no scenario changes (the patch scenario rewrites external ids).
+    const cpf = String(Math.floor(ROWS / 2)).padStart(11, '0');
+    const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, tenantCpfCnpj: cpf } });
+    const basic = `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`;
+    return { url, stop, credential, basic, sample: { id: Number(sample.id), cpf: sample.tenantCpfCnpj } };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+export async function accessToken(origin: string, basic: string): Promise<string> {
+  const response = await fetch(`${origin}/auth/oauth2/token`, {
+    method: 'POST',
+    headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+export function scenarioInputs(bench: BenchDatabase, token: string): ScenarioInputs {
+  const today = todayInSaoPaulo();
+  const monthAgo = new Date(Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    api: '/rental-guarantee',
+    auth: `Bearer ${token}`,
+    token,
+    basic: bench.basic,
+    sampleId: bench.sample.id,
+    sampleCpf: bench.sample.cpf,
+    totalRows: ROWS,
+    today,
+    monthAgo,
+  };
+}
+
+/** `BENCH_ONLY=get,list`: only the scenarios whose name contains one of the words. */
+export function selected(name: string): boolean {
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((word) => word.trim())
+    .filter(Boolean);
+  return only.length === 0 || only.some((word) => name.includes(word));
+}

@@ -1,0 +1,59 @@
+/**
+ * A partner's guarantees: every read and write an operation handler can make, already scoped to
+ * the company of the request's principal and signed by its credential (the history's creator).
+ * Handlers see this, never a company id, a token or the database handle.
+ */
+import type { Queryable } from '../database/prisma-client';
+import { NotFound } from '../errors';
+import type { components } from '../generated/partner-api';
+import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
+import { createGuarantee } from './create-guarantee';
+import type { CoTenantColumns } from './guarantee-input';
+import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
+import type { GuaranteeRow } from './guarantee-mapper';
+import { findGuarantee, guaranteeStatus, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
+import { consumeCommentQuota } from './comment-quota';
+import { appendHistory, historyPage, type Actor } from './history';
+import { patchGuarantee } from './patch-guarantee';
+import { decideProposal } from './proposal-decisions';
+import { signaturePage } from './signatures';
+
+type Schemas = components['schemas'];
+
+export interface GuaranteeRules {
+  /** Comments an agency may add per calendar day. */
+  commentQuotaPerDay: number;
+}
+
+type Page = { offset: number; size: number };
+
+export function companyGuarantees(db: Queryable, companyId: string, actor: Actor, rules: GuaranteeRules) {
+  const owned = async (id: bigint): Promise<LockedGuarantee> => (await guaranteeStatus(db, companyId, id)) ?? notFound();
+  return {
+    find: (id: bigint) => findGuarantee(db, companyId, id),
+    list: (filters: GuaranteeFilters, page: Page) => listGuarantees(db, companyId, filters, page),
+    /** The guarantee a write changes, locked until the write's transaction ends (the precondition of If-Match). */
+    lock: async (id: bigint): Promise<GuaranteeRow> => (await lockGuarantee(db, companyId, id)) ?? notFound(),
+    create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(db, companyId, actor, body),
+    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(db, actor, current, body),
+    decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(db, companyId, actor, id, decision),
+    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(db, actor, current, columns),
+    patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>
+      patchCoTenant(db, actor, current, cpfCnpj, changes),
+    removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(db, actor, current, cpfCnpj),
+    history: async (id: bigint, page: Page) => historyPage(db, (await owned(id)).id, page),
+    signatures: async (id: bigint, page: Page) => signaturePage(db, (await owned(id)).id, page),
+    /** Comments are allowed in every status and change neither data, status nor version. */
+    comment: async (id: bigint, comment: string) => {
+      const { status } = await owned(id);
+      await consumeCommentQuota(db, companyId, rules.commentQuotaPerDay);
+      return appendHistory(db, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status });
+    },
+  };
+}
+
+export type CompanyGuarantees = ReturnType<typeof companyGuarantees>;
+
+function notFound(): never {
+  throw new NotFound();
+}

@@ -1,0 +1,16 @@
+/** An answer as the pipeline sends it: status, headers and body. Handlers never build one. */
+
+/** A body already serialised: sent as is, so that a replay is byte-for-byte the first response. */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
+export interface HttpResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The declared media type when the body is not JSON (the published YAML document). */
+  contentType?: string;
+  /** Writes: what the first response shows beyond the stored body (a new secret, shown once). */
+  revealOnce?: (storedBody: unknown) => unknown;
+}

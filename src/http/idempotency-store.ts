@@ -1,0 +1,53 @@
+/**
+ * Idempotency records in PostgreSQL, inside the write's own transaction (Prisma's tagged raw SQL:
+ * these statements run on every write). Keys are scoped to the company.
+ */
+import type { Transaction } from '../database/prisma-client';
+import type { StoredOutcome } from './idempotency';
+
+export interface Claim {
+  /** This transaction holds the key's advisory lock until it ends. */
+  locked: boolean;
+  record: StoredOutcome | undefined;
+  /** Responses the company stored within the retention window (its cap is IDEMPOTENCY_RECORDS_PER_AGENCY). */
+  stored: number;
+}
+
+type RecordRow = { [K in keyof StoredOutcome]: StoredOutcome[K] | null } & { stored: number };
+
+/**
+ * The key's transaction-level advisory lock, tried without waiting: a concurrent request with the
+ * same key, in any process, is answered 409 at once, and a crashed process releases it with its
+ * connection. Its id is computed by PostgreSQL from company and key (length-prefixed, so no two
+ * pairs share a text). Then the key's record, read in a statement of its own after the lock, so
+ * that it sees a write with the same key that committed meanwhile.
+ */
+export async function claimKey(tx: Transaction, companyId: string, key: string, retentionHours: number): Promise<Claim> {
+  const [lock] = await tx.$queryRaw<Array<{ locked: boolean }>>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended(length(${companyId}::text) || ':' || ${companyId}::text || ${key}::text, 0)) AS locked`;
+  // Always one row: the key's record (nulls when there is none) and the company's usage.
+  const [row] = await tx.$queryRaw<RecordRow[]>`
+    SELECT r.fingerprint, r.response_status AS "responseStatus", r.response_headers AS "responseHeaders",
+           r.response_body AS "responseBody", r.created_at AS "createdAt",
+           (SELECT COALESCE(sum(u.count), 0)::int FROM idempotency_usage u
+             WHERE u.company_id = ${companyId} AND u.hour > now() - make_interval(hours => ${retentionHours}::int)) AS stored
+    FROM (SELECT 1) AS one LEFT JOIN idempotency_records r ON r.company_id = ${companyId} AND r.key = ${key}`;
+  const record = row && row.fingerprint !== null ? (row as StoredOutcome) : undefined;
+  return { locked: lock?.locked === true, record, stored: row?.stored ?? 0 };
+}
+
+/** A record past its retention, found under the lock: the key may be used again. */
+export async function forgetRecord(tx: Transaction, companyId: string, key: string): Promise<void> {
+  await tx.$executeRaw`DELETE FROM idempotency_records WHERE company_id = ${companyId} AND key = ${key}`;
+}
+
+export async function saveRecord(tx: Transaction, companyId: string, key: string, outcome: Omit<StoredOutcome, 'createdAt'>): Promise<void> {
+  // The record, and one more in the company's usage of the hour, in one statement.
+  await tx.$executeRaw`
+    WITH usage AS (
+      INSERT INTO idempotency_usage AS u (company_id, hour, count) VALUES (${companyId}, date_trunc('hour', now()), 1)
+      ON CONFLICT (company_id, hour) DO UPDATE SET count = u.count + 1
+    )
+    INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
+    VALUES (${companyId}, ${key}, ${outcome.fingerprint}, ${outcome.responseStatus}, ${JSON.stringify(outcome.responseHeaders)}::jsonb, ${outcome.responseBody})`;
+}

@@ -1,0 +1,39 @@
+/**
+ * What the pipeline needs to know of each operation, read once from the dereferenced document at
+ * start-up: whether it is a write (from its HTTP method), its If-Match and If-None-Match
+ * declarations, its scopes, and the media type of each response.
+ */
+import type { Operation } from 'openapi-backend';
+import { declaresIfMatch, isWriteMethod, requiresIfMatch } from './registry-check';
+
+export interface OperationPlan {
+  operationId: string;
+  isWrite: boolean;
+  declaresIfMatch: boolean;
+  requiresIfMatch: boolean;
+  /** A read that answers 304 when If-None-Match names the current version. */
+  answersNotModified: boolean;
+  /** Each security requirement's oauth2 scopes; meeting any one requirement is enough (OpenAPI). */
+  scopeRequirements: string[][];
+  /** Response media type per status, when it is not JSON (the published YAML document). */
+  textMediaTypes: Map<number, string>;
+}
+
+export function planOf(operation: Operation): OperationPlan {
+  const parameters = (operation.parameters ?? []) as Array<{ in?: string; name?: string }>;
+  const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
+  const textMediaTypes = new Map<number, string>();
+  for (const [status, response] of Object.entries(responses)) {
+    const mediaType = Object.keys(response.content ?? {})[0];
+    if (mediaType && !mediaType.includes('json')) textMediaTypes.set(Number(status), mediaType);
+  }
+  return {
+    operationId: operation.operationId!,
+    isWrite: isWriteMethod(operation.method),
+    declaresIfMatch: declaresIfMatch(operation),
+    requiresIfMatch: requiresIfMatch(operation),
+    answersNotModified: parameters.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'if-none-match') && '304' in responses,
+    scopeRequirements: (operation.security ?? []).map((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []),
+    textMediaTypes,
+  };
+}

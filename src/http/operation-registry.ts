@@ -1,0 +1,111 @@
+/**
+ * Operations are declared, not registered by hand: `defineOperation('getRentalInsurance', { handler })`
+ * where the operationId must be one of the contract's (a key of the generated `operations`), and the
+ * handler's input and result are typed from it. An operation whose contract declares `If-Match`
+ * cannot be declared without a `precondition` (it does not type-check), and an operation without a
+ * security requirement must be declared public. `checkRegistry` repeats these rules against the
+ * document at start-up, where the contract itself might be the one that changed.
+ */
+import type { Logger } from '../logger';
+import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResult } from './contract-types';
+
+/** Facts of the request beyond its validated values. */
+export interface RequestFacts {
+  /** Absolute base URL of the API as the caller reached it (PUBLIC_ORIGIN + base path). */
+  baseUrl: string;
+  /** Path relative to the API's base path, e.g. /v1/rental-insurances/42 (paging links). */
+  path: string;
+  /** The declared query parameters as validated (paging links keep the filters). */
+  query: Record<string, unknown>;
+  correlationId: string;
+  log: Logger;
+}
+
+/** A resource whose version an `If-Match` precondition checks. */
+export interface Versioned {
+  version: number;
+}
+
+type Handler<Op extends ContractOperation, Work, Extra> = (
+  input: OperationInput<Op> & Extra,
+  work: Work,
+  request: RequestFacts,
+) => Promise<OperationResult<Op>>;
+
+interface DefinitionBase {
+  /** Rule problems (check digits, phones...) of a body that failed schema validation, reported with the schema's. */
+  ruleProblems?: (body: unknown) => string[];
+  /** A request whose cost grows with the data (a name search): it counts more and runs under a concurrency limit (rate-limits.ts). */
+  expensive?: (query: Record<string, unknown>) => boolean;
+}
+
+export interface PlainDefinition<Op extends ContractOperation, Work> extends DefinitionBase {
+  handler: Handler<Op, Work, unknown>;
+}
+
+export interface PreconditionDefinition<Op extends ContractOperation, Work, Current extends Versioned> extends DefinitionBase {
+  /**
+   * Finds the resource whose version `If-Match` names (inside the write's transaction, locked), or
+   * throws 404. The pipeline compares its version with If-Match (412) before the handler runs, and
+   * the handler receives it as `current`.
+   */
+  precondition: (input: OperationInput<Op>, work: Work) => Promise<Current>;
+  handler: Handler<Op, Work, { current: Current }>;
+}
+
+/** A validated request, its types erased (the pipeline's side of OperationInput). */
+export interface DeclaredInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/** What the pipeline keeps of a declaration (types erased). */
+export interface DeclaredOperation<Work> {
+  operationId: string;
+  isPublic: boolean;
+  ruleProblems?: (body: unknown) => string[];
+  expensive?: (query: Record<string, unknown>) => boolean;
+  precondition?: (input: DeclaredInput, work: Work) => Promise<Versioned>;
+  handler: (input: DeclaredInput & { current?: Versioned }, work: Work | undefined, request: RequestFacts) => Promise<unknown>;
+}
+
+type OperationIds<Ops, WithIfMatch extends boolean> = {
+  [Id in keyof Ops]: Ops[Id] extends ContractOperation ? (DeclaresIfMatch<Ops[Id]> extends WithIfMatch ? Id : never) : never;
+}[keyof Ops] &
+  string;
+
+type Contract<Ops, Id extends keyof Ops> = Ops[Id] extends ContractOperation ? Ops[Id] : never;
+
+export interface OperationRegistry<Ops, Work> {
+  /** An operation whose contract declares If-Match: the precondition is required. */
+  defineOperation<Id extends OperationIds<Ops, true>, Current extends Versioned>(
+    operationId: Id,
+    definition: PreconditionDefinition<Contract<Ops, Id>, Work, Current>,
+  ): DeclaredOperation<Work>;
+  defineOperation<Id extends OperationIds<Ops, false>>(
+    operationId: Id,
+    definition: PlainDefinition<Contract<Ops, Id>, Work>,
+  ): DeclaredOperation<Work>;
+  /** An operation the contract declares without security (`security: []`): no principal, no work. */
+  definePublicOperation<Id extends OperationIds<Ops, false>>(
+    operationId: Id,
+    handler: (input: OperationInput<Contract<Ops, Id>>, request: RequestFacts) => Promise<OperationResult<Contract<Ops, Id>>>,
+  ): DeclaredOperation<Work>;
+}
+
+/** The define functions of one contract (`Ops`, its generated `operations`) and one kind of unit of work. */
+export function operationRegistry<Ops, Work>(): OperationRegistry<Ops, Work> {
+  return {
+    defineOperation(operationId: string, definition: DefinitionBase & { precondition?: unknown; handler: unknown }) {
+      return { operationId, isPublic: false, ...definition } as DeclaredOperation<Work>;
+    },
+    definePublicOperation(operationId: string, handler: (input: never, request: RequestFacts) => Promise<unknown>) {
+      return {
+        operationId,
+        isPublic: true,
+        handler: (input: never, _work: unknown, request: RequestFacts) => handler(input, request),
+      } as DeclaredOperation<Work>;
+    },
+  } as OperationRegistry<Ops, Work>;
+}

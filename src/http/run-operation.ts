@@ -1,0 +1,83 @@
+/**
+ * The pipeline's steps after routing, authentication and validation: for a write, the
+ * Idempotency-Key and If-Match are read, the key is claimed in the write's transaction, the
+ * precondition finds the resource and its version is checked; then the handler runs on a
+ * company-scoped unit of work; and its typed result becomes the response's headers and body.
+ */
+import type { Principal } from '../auth/principal';
+import type { Database, Queryable } from '../database/prisma-client';
+import type { HttpResult } from './http-result';
+import { fingerprintOf, parseIdempotencyKey } from './idempotency';
+import { runIdempotentWrite, type IdempotencyOptions } from './idempotent-write';
+import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation-registry';
+import type { OperationPlan } from './operation-plan';
+import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
+import { headerValue } from './request-parsing';
+
+export interface OperationCall<Work> {
+  declared: DeclaredOperation<Work>;
+  plan: OperationPlan;
+  input: DeclaredInput;
+  facts: RequestFacts;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Absent only on operations the contract declares without security. */
+  principal?: Principal;
+}
+
+export interface RunOptions<Work> {
+  db: Database;
+  workFor: (db: Queryable, principal: Principal) => Work;
+  idempotency: IdempotencyOptions;
+}
+
+/** A handler's result as the contract types make it. */
+interface TypedResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string | undefined>;
+  version?: number;
+  effects?: readonly string[];
+  location?: string;
+  revealOnce?: (storedBody: unknown) => unknown;
+}
+
+export async function runOperation<Work>(call: OperationCall<Work>, options: RunOptions<Work>): Promise<HttpResult> {
+  const { declared, plan, facts, principal } = call;
+  if (declared.isPublic || !principal) return httpResultOf(plan, (await declared.handler(call.input, undefined, facts)) as TypedResult, facts);
+  // A write's key is read before its If-Match, as the contract lists their errors.
+  const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;
+  const ifMatch = plan.declaresIfMatch ? parseIfMatch(headerValue(call.headers, 'if-match'), plan.requiresIfMatch) : undefined;
+  const handle = async (db: Queryable): Promise<TypedResult> => {
+    const work = options.workFor(db, principal);
+    const current = declared.precondition ? await declared.precondition(call.input, work) : undefined;
+    if (current && ifMatch) assertCurrentVersion(ifMatch, current.version);
+    return (await declared.handler({ ...call.input, current }, work, facts)) as TypedResult;
+  };
+  if (key === undefined) {
+    const result = await handle(options.db);
+    if (plan.answersNotModified && result.version !== undefined && noneMatchHits(headerValue(call.headers, 'if-none-match'), result.version)) {
+      return { status: 304, headers: { ETag: etagOf(result.version) } };
+    }
+    return httpResultOf(plan, result, facts);
+  }
+  const write = { companyId: principal.companyId, key, fingerprint: fingerprintOf(call.method, facts.path, call.input.body) };
+  return runIdempotentWrite(options.db, write, options.idempotency, async (tx) => httpResultOf(plan, await handle(tx), facts));
+}
+
+/** The response of a typed result: the pipeline sets ETag, Service-Effects and Location from its fields. */
+function httpResultOf(plan: OperationPlan, result: TypedResult, facts: RequestFacts): HttpResult {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) if (value !== undefined) headers[name] = value;
+  if (result.version !== undefined) headers['ETag'] = etagOf(result.version);
+  if (result.effects !== undefined) headers['Service-Effects'] = serviceEffectsHeader(result.effects);
+  if (result.location !== undefined) headers['Location'] = `${facts.baseUrl}${result.location}`;
+  const http: HttpResult = { status: result.status, body: result.body, headers, contentType: plan.textMediaTypes.get(result.status) };
+  if (result.revealOnce) http.revealOnce = result.revealOnce;
+  return http;
+}
+
+/** The Service-Effects header value: a structured-field list of tokens, or `none`. */
+export function serviceEffectsHeader(effects: readonly string[]): string {
+  return effects.length === 0 ? 'none' : [...new Set(effects)].join(', ');
+}

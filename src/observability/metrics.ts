@@ -1,0 +1,74 @@
+/**
+ * The service's metrics in Prometheus format (prom-client), in this process's default registry:
+ * process defaults (CPU, memory, event loop, GC) plus the series below. Served on a port of their
+ * own (metrics-server.ts), never through a partner's address; in cluster mode the primary
+ * aggregates its workers' registries.
+ */
+import client from 'prom-client';
+
+client.collectDefaultMetrics();
+
+const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const metrics = {
+  requests: new client.Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, per API document, operationId (none: no operation matched) and status.',
+    labelNames: ['api', 'operation', 'status'] as const,
+  }),
+  duration: new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request reaching the API router to its answer, per API, operationId and status.',
+    labelNames: ['api', 'operation', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+  }),
+  idempotency: new client.Counter({
+    name: 'idempotency_outcomes_total',
+    help: 'Idempotent writes by outcome: executed, replayed, key_in_use (409), key_reused (400).',
+    labelNames: ['outcome'] as const,
+  }),
+  rateLimited: new client.Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused by a limit: quota (429 rate_limited), search_concurrency (429), search_capacity (503).',
+    labelNames: ['reason'] as const,
+  }),
+  schedulerTransitions: new client.Counter({
+    name: 'scheduler_transitions_total',
+    help: 'Guarantees the scheduler changed (applied) or failed to change, per job.',
+    labelNames: ['job', 'outcome'] as const,
+  }),
+  schedulerRuns: new client.Counter({ name: 'scheduler_runs_total', help: 'Scheduler runs finished by this process.' }),
+  tokens: new client.Counter({
+    name: 'token_requests_total',
+    help: 'Token endpoint answers by outcome: issued, or the OAuth error code.',
+    labelNames: ['outcome'] as const,
+  }),
+  poolWaitTimeouts: new client.Counter({
+    name: 'database_pool_wait_timeouts_total',
+    help: 'Requests answered 503 because no database connection became free within DATABASE_POOL_WAIT_MS.',
+  }),
+};
+
+export interface PoolStatistics {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Gauges of a database pool (connections open, idle, in use, and requests waiting for one). */
+export function observePool(stats: () => PoolStatistics): void {
+  new client.Gauge({
+    name: 'database_pool_connections',
+    help: 'Connections of the database pool: open, idle, in use, and requests waiting for one.',
+    labelNames: ['state'] as const,
+    collect() {
+      const { total, idle, waiting } = stats();
+      this.set({ state: 'open' }, total);
+      this.set({ state: 'idle' }, idle);
+      this.set({ state: 'in_use' }, total - idle);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+}
+
+export const metricsRegistry = client.register;

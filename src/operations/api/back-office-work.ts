@@ -1,0 +1,36 @@
+/**
+ * What a back-office operation's handler works with. Staff reach every agency, so their unit of
+ * work is the request's database handle (the write's transaction for writes) with the caller as an
+ * operator; a director's reach is narrowed by the credential functions (directorReach). The
+ * registry of openapi/operations.yaml's operations is typed by its generated `operations`.
+ */
+import type { Environment } from '../../auth/opaque-secrets';
+import type { Principal } from '../../auth/principal';
+import type { Queryable } from '../../database/prisma-client';
+import type { operations } from '../../generated/operations-api';
+import { operationRegistry } from '../../http/operation-registry';
+import { operatorOf, type Operator } from './operator';
+
+export interface BackOfficeWork {
+  db: Queryable;
+  environment: Environment;
+  /** The caller as a staff member or a director; 403 when its credential is of another kind. */
+  operator(kind: 'staff' | 'director', scope: string): Operator;
+}
+
+export function backOfficeWork(environment: Environment) {
+  return (db: Queryable, principal: Principal): BackOfficeWork => ({
+    db,
+    environment,
+    operator: (kind, scope) => operatorOf(principal, kind, scope),
+  });
+}
+
+export const { defineOperation } = operationRegistry<operations, BackOfficeWork>();
+
+export const SCOPE = {
+  review: 'ops:guarantees:review',
+  ledger: 'ops:ledger:write',
+  admin: 'ops:credentials:admin',
+  manage: 'ops:credentials:manage',
+} as const;

@@ -1,0 +1,110 @@
+/**
+ * The back office's credential operations: staff oversee every credential and the audit log; an
+ * agency's director creates, rotates and revokes the agency's partner credentials. A new secret is
+ * shown once: the stored (and replayed) response holds `clientSecret: null`, and only the first
+ * execution's response gets the secret, after the transaction committed (`revealOnce`).
+ */
+import { listAuditLog } from '../../auth/audit-log';
+import {
+  directorReach,
+  findCredential,
+  issueSecret,
+  listCredentials,
+  revokeCredential,
+  revokeSecret,
+  STAFF_REACH,
+} from '../../auth/credential-administration';
+import { createCredentialIn } from '../../auth/credentials';
+import type { components } from '../../generated/operations-api';
+import { halPage, pageRequest } from '../../http/paging';
+import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
+import { toAuditLogEntry, toCredential, toCredentialWithSecret } from './mappers';
+
+type CredentialWithSecret = components['schemas']['CredentialWithSecret'];
+
+/** Staff reach every credential; a director only the partner credentials of their own agency. */
+function reachOf(work: BackOfficeWork, kind: 'staff' | 'director') {
+  const operator = work.operator(kind, kind === 'staff' ? SCOPE.admin : SCOPE.manage);
+  return { operator, reach: kind === 'staff' ? STAFF_REACH : directorReach(operator.companyId) };
+}
+
+const withSecret = (clientSecret: string) => (stored: CredentialWithSecret) => ({ ...stored, secret: { ...stored.secret, clientSecret } });
+
+const revokeSecretAs = (kind: 'staff' | 'director') => ({
+  handler: async ({ params }: { params: { credentialId: string; secretId: string } }, work: BackOfficeWork) => {
+    const { operator, reach } = reachOf(work, kind);
+    return { status: 200 as const, body: toCredential(await revokeSecret(work.db, reach, params.credentialId, params.secretId, operator.audit)) };
+  },
+});
+
+const revokeCredentialAs = (kind: 'staff' | 'director') => ({
+  handler: async ({ params }: { params: { credentialId: string } }, work: BackOfficeWork) => {
+    const { operator, reach } = reachOf(work, kind);
+    return { status: 200 as const, body: toCredential(await revokeCredential(work.db, reach, params.credentialId, operator.audit)) };
+  },
+});
+
+export const credentialOperations = [
+  defineOperation('listAgencyCredentials', {
+    handler: async ({ query }, work, request) => {
+      const { reach } = reachOf(work, 'director');
+      const page = pageRequest(query);
+      const { rows, total } = await listCredentials(work.db, reach, {}, page);
+      return { status: 200, body: halPage(request, 'credentials', rows.map(toCredential), total, page) };
+    },
+  }),
+  defineOperation('listCredentials', {
+    handler: async ({ query }, work, request) => {
+      const { reach } = reachOf(work, 'staff');
+      const page = pageRequest(query);
+      const { rows, total } = await listCredentials(work.db, reach, { companyId: query.companyId, kind: query.kind }, page);
+      return { status: 200, body: halPage(request, 'credentials', rows.map(toCredential), total, page) };
+    },
+  }),
+  defineOperation('getCredential', {
+    handler: async ({ params }, work) => {
+      const { reach } = reachOf(work, 'staff');
+      return { status: 200, body: toCredential(await findCredential(work.db, reach, params.credentialId)) };
+    },
+  }),
+  defineOperation('listAuditLog', {
+    handler: async ({ query }, work, request) => {
+      reachOf(work, 'staff');
+      const page = pageRequest(query);
+      const { rows, total } = await listAuditLog(
+        work.db,
+        { companyId: query.companyId, credentialId: query.credentialId, action: query.action },
+        page,
+      );
+      return { status: 200, body: halPage(request, 'auditLogEntries', rows.map(toAuditLogEntry), total, page) };
+    },
+  }),
+  defineOperation('createAgencyCredential', {
+    handler: async ({ body }, work) => {
+      const { operator, reach } = reachOf(work, 'director');
+      const created = await createCredentialIn(work.db, work.environment, {
+        companyId: operator.companyId,
+        displayName: body.displayName,
+        scopes: body.scopes,
+        createdBy: operator.audit.label,
+        kind: 'partner',
+        via: 'operations-api',
+        actorClientId: operator.clientId,
+      });
+      const view = await findCredential(work.db, reach, created.credentialId);
+      return { status: 201, body: toCredentialWithSecret(view, created.secretId), revealOnce: withSecret(created.clientSecret) };
+    },
+  }),
+  defineOperation('issueAgencyCredentialSecret', {
+    handler: async ({ params }, work) => {
+      const { operator, reach } = reachOf(work, 'director');
+      const issued = await issueSecret(work.db, work.environment, reach, params.credentialId, operator.audit);
+      const view = await findCredential(work.db, reach, issued.credentialId);
+      return { status: 201, body: toCredentialWithSecret(view, issued.secretId), revealOnce: withSecret(issued.clientSecret) };
+    },
+  }),
+  defineOperation('revokeAgencyCredentialSecret', revokeSecretAs('director')),
+  defineOperation('revokeAgencyCredential', revokeCredentialAs('director')),
+  defineOperation('revokeCredentialSecret', revokeSecretAs('staff')),
+  defineOperation('revokeCredential', revokeCredentialAs('staff')),
+];

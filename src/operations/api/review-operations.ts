@@ -1,0 +1,108 @@
+/** The back office's guarantee and ledger operations (openapi/operations.yaml). */
+import type { components } from '../../generated/operations-api';
+import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
+import { historyPage, toHistoryEntry } from '../../guarantees/history';
+import { guaranteeId } from '../../guarantees/request-values';
+import { signaturePage } from '../../guarantees/signatures';
+import { halPage, pageRequest } from '../../http/paging';
+import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
+import { postLedgerEntry } from './ledger-posting';
+import { toPostedStatementEntry } from './mappers';
+import { addStaffComment, applyCheckedReview, checkReviewOperation, findAnyGuarantee, lockForReview, type ReviewOperation } from './review-service';
+
+type Schemas = components['schemas'];
+
+/**
+ * A review move: its input is checked (400) and the guarantee locked (404) in the precondition,
+ * whose version the pipeline compares with an If-Match when one is sent; then the move is applied
+ * under the staff member's name.
+ */
+function reviewMove<Body>(operationOf: (body: Body) => ReviewOperation) {
+  return {
+    precondition: ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
+      work.operator('staff', SCOPE.review);
+      checkReviewOperation(operationOf(body));
+      return lockForReview(work.db, guaranteeId(params.id));
+    },
+    handler: async ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
+      const staff = work.operator('staff', SCOPE.review);
+      const id = guaranteeId(params.id);
+      const { row, effects } = await applyCheckedReview(work.db, id, staff.actor, checkReviewOperation(operationOf(body)));
+      return { status: 200 as const, body: toRentalInsurance(row), version: row.version, effects };
+    },
+  };
+}
+
+export const reviewOperations = [
+  defineOperation('getRentalInsuranceForReview', {
+    handler: async ({ params }, work) => {
+      work.operator('staff', SCOPE.review);
+      const row = await findAnyGuarantee(work.db, guaranteeId(params.id));
+      return { status: 200, body: toRentalInsurance(row), version: row.version, headers: { 'Company-Id': row.companyId } };
+    },
+  }),
+  defineOperation('listRentalInsuranceHistoryForReview', {
+    handler: async ({ params, query }, work, request) => {
+      work.operator('staff', SCOPE.review);
+      const row = await findAnyGuarantee(work.db, guaranteeId(params.id));
+      const page = pageRequest(query);
+      const { rows, total } = await historyPage(work.db, row.id, page);
+      return { status: 200, body: halPage(request, 'historyEntries', rows.map(toHistoryEntry), total, page) };
+    },
+  }),
+  defineOperation('listRentalInsuranceSignaturesForReview', {
+    handler: async ({ params, query }, work, request) => {
+      work.operator('staff', SCOPE.review);
+      const row = await findAnyGuarantee(work.db, guaranteeId(params.id));
+      const page = pageRequest(query);
+      const { rows, total } = await signaturePage(work.db, row.id, page);
+      return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
+    },
+  }),
+  defineOperation(
+    'approveRentalInsurance',
+    reviewMove((terms: Schemas['ApprovalTerms']) => ({ type: 'approve', terms })),
+  ),
+  defineOperation(
+    'declineRentalInsurance',
+    reviewMove((body: Schemas['DecisionComment'] | undefined) => ({ type: 'decline', comment: body?.comment })),
+  ),
+  defineOperation(
+    'requestRentalInsuranceInformation',
+    reviewMove((body: Schemas['InformationRequest']) => ({ type: 'request_information', comment: body.comment })),
+  ),
+  defineOperation(
+    'markSigningEnvelopeReady',
+    reviewMove(() => ({ type: 'envelope_ready' })),
+  ),
+  defineOperation(
+    'recordSignature',
+    reviewMove((body: Schemas['SignatureOutcome']) => ({ type: 'signature', role: body.role, cpfCnpj: body.cpfCnpj, outcome: body.outcome })),
+  ),
+  defineOperation(
+    'expireRentalInsurance',
+    reviewMove(() => ({ type: 'expire' })),
+  ),
+  defineOperation(
+    'terminateRentalInsurance',
+    reviewMove(() => ({ type: 'terminate' })),
+  ),
+  defineOperation(
+    'archiveRentalInsurance',
+    reviewMove(() => ({ type: 'archive' })),
+  ),
+  defineOperation('createStaffComment', {
+    handler: async ({ params, body }, work) => {
+      const staff = work.operator('staff', SCOPE.review);
+      const entry = await addStaffComment(work.db, guaranteeId(params.id), staff.actor, body.comment);
+      return { status: 201, body: toHistoryEntry(entry), effects: [] };
+    },
+  }),
+  defineOperation('postStatementEntry', {
+    handler: async ({ body }, work) => {
+      const staff = work.operator('staff', SCOPE.ledger);
+      const posting = { companyId: body.companyId, date: body.date, type: body.type, amount: body.amount, description: body.description };
+      return { status: 201, body: toPostedStatementEntry(await postLedgerEntry(work.db, posting, staff.audit)) };
+    },
+  }),
+];

@@ -1,0 +1,123 @@
+/**
+ * The sandbox reviewer: in the sandbox (ENVIRONMENT=sandbox) and nowhere else, the service plays
+ * the back office by itself so that a partner can drive a guarantee from creation to active with
+ * the partner API alone. It is a set of scheduler jobs (claimed with FOR UPDATE SKIP LOCKED like
+ * every scheduled transition, so several processes never act twice) that call the same review
+ * actions as staff; the one status machine decides every move.
+ *
+ *   under_review for SANDBOX_REVIEW_DELAY_SECONDS      -> approve / decline / request information
+ *                                                        by `Sandbox reviewer` (serviceAccount false)
+ *   approved with rentalAmount .04, for SANDBOX_PROPOSAL_VALIDITY_SECONDS -> expired (system)
+ *   accepted with pending records, SANDBOX_SIGNING_DELAY_SECONDS after the last change
+ *                                                     -> envelope ready (system)
+ *   accepted with records awaiting signature, SANDBOX_SIGNING_DELAY_SECONDS after the envelope
+ *                                                     -> every signer signs (the tenant refuses for
+ *                                                        rentalAmount .03); all signed -> active
+ */
+import { Prisma } from '../../generated/prisma/client';
+import type { Config } from '../../config';
+import type { Transaction } from '../../database/prisma-client';
+import { todayInSaoPaulo } from '../../database/column-values';
+import type { Actor } from '../../guarantees/history';
+import { approve, decline, expireProposal, markEnvelopeReady, recordSignature, requestInformation } from '../review-actions';
+import type { ScheduledJob } from '../scheduler/job';
+import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
+
+/** The staff identity of the sandbox's review decisions in history. */
+export const SANDBOX_REVIEWER: Actor = { name: 'Sandbox reviewer', serviceAccount: false };
+
+export const SANDBOX_SIGNING_LINK_BASE = 'https://sandbox.sign.rentalguarantee.example/envelopes';
+
+const secondsBefore = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
+
+export function sandboxJobs(config: Config): ScheduledJob[] {
+  const signingCutoff = (now: Date) => secondsBefore(now, config.SANDBOX_SIGNING_DELAY_SECONDS);
+  return [
+    {
+      name: 'sandbox_review',
+      // updated_at: when it entered under_review, or the partner's latest change while under review.
+      eligible: (now) => Prisma.sql`r.status = 'under_review' AND r.updated_at <= ${secondsBefore(now, config.SANDBOX_REVIEW_DELAY_SECONDS)}`,
+      order: Prisma.sql`r.updated_at, r.id`,
+      perform: (tx, id, now) => review(tx, id, now, config),
+    },
+    {
+      name: 'sandbox_expire_proposals',
+      eligible: (now) =>
+        Prisma.sql`r.status = 'approved' AND mod(r.rental_amount * 100, 100) = ${MAGIC_CENTS.proposalExpires}
+          AND r.approved_at <= ${secondsBefore(now, config.SANDBOX_PROPOSAL_VALIDITY_SECONDS)}`,
+      order: Prisma.sql`r.approved_at, r.id`,
+      perform: async (tx, id) => {
+        await expireProposal(tx, id);
+      },
+    },
+    {
+      name: 'sandbox_envelope_ready',
+      eligible: (now) =>
+        Prisma.sql`r.status = 'accepted' AND r.updated_at <= ${signingCutoff(now)}
+          AND EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = 'pending')`,
+      order: Prisma.sql`r.updated_at, r.id`,
+      perform: async (tx, id) => {
+        await markEnvelopeReady(tx, id, undefined, SANDBOX_SIGNING_LINK_BASE);
+      },
+    },
+    {
+      name: 'sandbox_sign',
+      eligible: (now) =>
+        Prisma.sql`r.status = 'accepted' AND r.updated_at <= ${signingCutoff(now)}
+          AND EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = 'awaiting_signature')`,
+      order: Prisma.sql`r.updated_at, r.id`,
+      perform: sign,
+    },
+  ];
+}
+
+async function review(tx: Transaction, id: bigint, now: Date, config: Config): Promise<void> {
+  const guarantee = await tx.rentalInsurance.findUniqueOrThrow({
+    where: { id },
+    select: { rentalAmount: true, condoFee: true, propertyTax: true, otherFees: true },
+  });
+  const informationRequestedBefore =
+    (await tx.historyEntry.count({ where: { rentalInsuranceId: id, previousStatus: 'under_review', status: 'information_requested' } })) > 0;
+  const cents = centsPart(guarantee.rentalAmount);
+  const amount = `rentalAmount ends in .${String(cents).padStart(2, '0')}`;
+  switch (reviewDecision(guarantee.rentalAmount, informationRequestedBefore)) {
+    case 'decline':
+      await decline(tx, id, SANDBOX_REVIEWER, `Sandbox: proposal declined automatically because ${amount}.`);
+      return;
+    case 'request_information':
+      await requestInformation(
+        tx,
+        id,
+        SANDBOX_REVIEWER,
+        `Sandbox: information requested automatically because ${amount}. Change the guarantee's data with PATCH ` +
+          '(any field other than externalId, for example tenant.profession) to send it back to review; the next sandbox review approves it.',
+      );
+      return;
+    case 'approve': {
+      const note =
+        cents === MAGIC_CENTS.tenantRefusesToSign
+          ? ` Because ${amount}, the tenant will refuse to sign.`
+          : cents === MAGIC_CENTS.proposalExpires
+            ? ` Because ${amount}, the proposal expires ${config.SANDBOX_PROPOSAL_VALIDITY_SECONDS} seconds after approval unless accepted.`
+            : ' Accept it to receive the contract for signature.';
+      await approve(
+        tx,
+        id,
+        SANDBOX_REVIEWER,
+        sandboxApprovalTerms(guarantee, todayInSaoPaulo(now)),
+        `Sandbox: proposal approved automatically.${note}`,
+      );
+      return;
+    }
+  }
+}
+
+/** Every signer awaiting signature answers, in record order; the last signature activates the guarantee. */
+async function sign(tx: Transaction, id: bigint): Promise<void> {
+  const guarantee = await tx.rentalInsurance.findUniqueOrThrow({ where: { id }, select: { rentalAmount: true } });
+  const refuses = tenantRefusesToSign(guarantee.rentalAmount);
+  const records = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'awaiting_signature' }, orderBy: { id: 'asc' } });
+  for (const record of records) {
+    await recordSignature(tx, id, { role: record.role, cpfCnpj: record.cpfCnpj }, record.role === 'tenant' && refuses ? 'refused' : 'signed');
+  }
+}

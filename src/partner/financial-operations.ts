@@ -1,0 +1,26 @@
+/** The financial reads: balance, daily summaries and statement entries of the token's company. */
+import { halPage, pageRequest } from '../http/paging';
+import { defineOperation } from './unit-of-work';
+import { toBalanceResponse, toDailySummaryResponse, toStatementEntryResponse } from '../financial/financial-mapper';
+
+export const financialOperations = [
+  defineOperation('getFinancialBalance', {
+    handler: async (_input, work) => ({ status: 200, body: toBalanceResponse(await work.ledger.balance()) }),
+  }),
+
+  defineOperation('listDailySummaries', {
+    handler: async ({ query }, work) => {
+      const days = await work.ledger.dailySummaries({ startDate: query.startDate, endDate: query.endDate });
+      return { status: 200, body: days.map(toDailySummaryResponse) };
+    },
+  }),
+
+  defineOperation('listStatementEntries', {
+    handler: async ({ query }, work, request) => {
+      const page = pageRequest(query);
+      const range = { startDate: query.startDate, endDate: query.endDate, types: query.type ?? [] };
+      const { rows, total } = await work.ledger.statementEntries(range, page);
+      return { status: 200, body: halPage(request, 'statementEntries', rows.map(toStatementEntryResponse), total, page) };
+    },
+  }),
+];

@@ -1,0 +1,88 @@
+/** Endpoints 5 to 12: history, comments, signatures, accept and refuse, co-tenants. */
+import { halPage, pageRequest } from '../http/paging';
+import { defineOperation, type PartnerWork } from './unit-of-work';
+import { coTenantChanges, coTenantKey, newCoTenantColumns } from '../guarantees/co-tenant-writes';
+import { guaranteeDomainChecks } from '../guarantees/domain-checks';
+import { toRentalInsurance } from '../guarantees/guarantee-mapper';
+import { toHistoryEntry } from '../guarantees/history';
+import { guaranteeId } from '../guarantees/request-values';
+
+/** The partner's answer to an approved proposal, on the tenant's behalf. */
+const decision = (kind: 'accept' | 'refuse') => ({
+  handler: async ({ params }: { params: { id: number } }, work: PartnerWork) => {
+    const { row, effects } = await work.guarantees.decide(guaranteeId(params.id), kind);
+    return { status: 200 as const, body: toRentalInsurance(row), version: row.version, effects };
+  },
+});
+
+export const lifecycleOperations = [
+  defineOperation('listRentalInsuranceHistory', {
+    handler: async ({ params, query }, work, request) => {
+      const page = pageRequest(query);
+      const { rows, total } = await work.guarantees.history(guaranteeId(params.id), page);
+      return { status: 200, body: halPage(request, 'historyEntries', rows.map(toHistoryEntry), total, page) };
+    },
+  }),
+
+  defineOperation('createRentalInsuranceComment', {
+    handler: async ({ params, body }, work) => {
+      const entry = await work.guarantees.comment(guaranteeId(params.id), body.comment);
+      return { status: 201, body: toHistoryEntry(entry), effects: [] };
+    },
+  }),
+
+  defineOperation('listRentalInsuranceSignatures', {
+    handler: async ({ params, query }, work, request) => {
+      const page = pageRequest(query);
+      const { rows, total } = await work.guarantees.signatures(guaranteeId(params.id), page);
+      return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
+    },
+  }),
+
+  defineOperation('acceptRentalInsurance', decision('accept')),
+  defineOperation('refuseRentalInsurance', decision('refuse')),
+
+  defineOperation('addCoTenant', {
+    ruleProblems: guaranteeDomainChecks.addCoTenant,
+    // The new co-tenant's data is checked before the guarantee is looked up.
+    precondition: ({ params, body }, work) => {
+      newCoTenantColumns(body);
+      return work.guarantees.lock(guaranteeId(params.id));
+    },
+    handler: async ({ body, current }, work) => {
+      const { row, effects } = await work.guarantees.addCoTenant(current, newCoTenantColumns(body));
+      const added = row.coTenants[row.coTenants.length - 1]!;
+      return {
+        status: 201,
+        body: toRentalInsurance(row),
+        version: row.version,
+        effects,
+        location: `/v1/rental-insurances/${row.id}/co-tenants/${added.cpfCnpj}`,
+      };
+    },
+  }),
+
+  defineOperation('patchCoTenant', {
+    ruleProblems: guaranteeDomainChecks.patchCoTenant,
+    precondition: ({ params, body }, work) => {
+      coTenantChanges(body, coTenantKey(params.cpfCnpj));
+      return work.guarantees.lock(guaranteeId(params.id));
+    },
+    handler: async ({ params, body, current }, work) => {
+      const cpfCnpj = coTenantKey(params.cpfCnpj);
+      const { row, effects } = await work.guarantees.patchCoTenant(current, cpfCnpj, coTenantChanges(body, cpfCnpj));
+      return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
+    },
+  }),
+
+  defineOperation('removeCoTenant', {
+    precondition: ({ params }, work) => {
+      coTenantKey(params.cpfCnpj);
+      return work.guarantees.lock(guaranteeId(params.id));
+    },
+    handler: async ({ params, current }, work) => {
+      const { row, effects } = await work.guarantees.removeCoTenant(current, coTenantKey(params.cpfCnpj));
+      return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
+    },
+  }),
+];

@@ -1,0 +1,52 @@
+/**
+ * One serving process: its database client and token cache, housekeeping and scheduler, the app
+ * and its listener, and how it stops gracefully. Run alone (`WEB_CONCURRENCY=1`) or as one of the
+ * workers of runtime/cluster.ts, which shares the listening port among them.
+ */
+import type { Server } from 'node:http';
+import { buildApp } from '../app';
+import { startTokenCache } from '../auth/revocation-listener';
+import type { Config } from '../config';
+import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';
+import { observePool } from '../observability/metrics';
+import type { Logger } from '../logger';
+import { startHousekeeping } from '../operations/housekeeping';
+import { startScheduler } from '../operations/scheduler/scheduler';
+import { listen } from './http-server';
+import { Lifecycle } from '../health/lifecycle';
+import { readinessCheck } from '../health/readiness';
+import { stopGracefully } from './shutdown';
+
+export interface Serving {
+  server: Server;
+  db: Database;
+  /** Drains and stops everything this process started; `afterwards` runs last (the embedded database). */
+  stop(afterwards?: () => Promise<void>): Promise<void>;
+}
+
+export async function serve(config: Config, logger: Logger, databaseUrl: string): Promise<Serving> {
+  const db = createDatabaseClient(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS });
+  const tokenCache = startTokenCache(databaseUrl, config.TOKEN_CACHE_SIZE, logger);
+  await tokenCache.ready;
+  const lifecycle = new Lifecycle();
+  const housekeeping = startHousekeeping(db, config, logger);
+  const scheduler = startScheduler(db, config, logger);
+  observePool(() => poolStatistics(db));
+  const app = await buildApp({ db, config, logger, principals: tokenCache.principals, lifecycle, ready: readinessCheck(db, lifecycle) });
+  const server = await listen(app, config);
+  return {
+    server,
+    db,
+    stop: (afterwards) =>
+      stopGracefully(
+        server,
+        lifecycle,
+        {
+          background: [() => housekeeping.stop(), () => scheduler.stop()],
+          resources: [() => tokenCache.stop(), () => db.$disconnect(), ...(afterwards ? [afterwards] : [])],
+        },
+        config.SHUTDOWN_GRACE_MS,
+        logger,
+      ),
+  };
+}

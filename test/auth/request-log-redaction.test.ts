@@ -1,0 +1,68 @@
+/**
+ * The request log never holds a secret or a token that a client put in the query string (of the
+ * token endpoint or of the API), and still says which request it was. The app logs at `info` into
+ * a stream that the test reads. Assertions compare booleans, so a failure prints no secret.
+ */
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { useTestApp } from '../support/test-app';
+import type { InProcessApp } from '../support/in-process-app';
+import { TOKEN_PATH } from '../support/partner-api';
+import { newCredential } from './token-harness';
+
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  },
+});
+
+const t = useTestApp();
+let logged: InProcessApp;
+beforeAll(async () => {
+  logged = await t.anotherApp({}, { logTo: capture });
+});
+
+/** The url of each request-completed line of the log. */
+const loggedUrls = () =>
+  lines
+    .map((line) => JSON.parse(line) as { req?: { url?: string } })
+    .map((entry) => entry.req?.url)
+    .filter((url): url is string => typeof url === 'string');
+
+describe('When a client puts credentials or tokens in the query string', () => {
+  test('then neither the secret nor the token reaches the request log, and the request is still recognisable', async () => {
+    const credential = await newCredential(t.db);
+    const secret = credential.clientSecret;
+    const tokenAnswer = await request(logged.app)
+      .post(`${TOKEN_PATH}?client_id=${credential.clientId}&client_secret=${secret}&grant_type=client_credentials`)
+      .auth(credential.clientId, secret)
+      .type('form')
+      .send({ grant_type: 'client_credentials' });
+    expect(tokenAnswer.status).toBe(200);
+    const token = tokenAnswer.body.access_token as string;
+
+    const apiAnswer = await request(logged.app).get(`/rental-guarantee/v1/rental-insurances?access_token=${token}&pageSize=5`);
+    expect(apiAnswer.status).toBe(401); // a token in the query string is not accepted (RFC 6750 §2.3 is not offered)
+    // Encoded names and other credential-like names are redacted too.
+    await request(logged.app).get(`/rental-guarantee/v1/rental-insurances?client%5Fsecret=${secret}&Token=${token}&refresh_token=${token}`);
+    await request(logged.app).post(`${TOKEN_PATH}?password=${secret}&api_key=${secret}`).type('form').send({});
+
+    const log = lines.join('\n');
+    expect(log.includes(secret)).toBe(false);
+    expect(log.includes(token)).toBe(false);
+    expect(log.includes(secret.slice(7))).toBe(false); // not even without its prefix
+
+    const urls = loggedUrls();
+    expect(urls).toContain(`${TOKEN_PATH}?client_id=${credential.clientId}&client_secret=[redacted]&grant_type=client_credentials`);
+    expect(urls).toContain('/rental-guarantee/v1/rental-insurances?access_token=[redacted]&pageSize=5');
+    expect(urls).toContain('/rental-guarantee/v1/rental-insurances?client%5Fsecret=[redacted]&Token=[redacted]&refresh_token=[redacted]');
+    expect(urls).toContain(`${TOKEN_PATH}?password=[redacted]&api_key=[redacted]`);
+  });
+
+  test('then ordinary query parameters are logged as sent', async () => {
+    await request(logged.app).get('/rental-guarantee/v1/rental-insurances?status=approved&page=2&tenantName=jos%C3%A9');
+    expect(loggedUrls()).toContain('/rental-guarantee/v1/rental-insurances?status=approved&page=2&tenantName=jos%C3%A9');
+  });
+});

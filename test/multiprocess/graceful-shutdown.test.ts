@@ -1,0 +1,114 @@
+/**
+ * SIGTERM during a burst of writes on a real service process: new connections are refused at
+ * once, the writes in flight (some held behind a row lock) finish with `Connection: close`, the
+ * process exits well within its grace period, and nothing is lost or applied twice: replaying every
+ * key on a fresh process answers each write exactly once.
+ */
+import { newKey, guaranteeBody } from '../support/factories';
+import { asPartner } from '../support/partner-api';
+import { call, startService, stopAllServices, type FetchResult } from '../support/service-process';
+import { countGuarantees } from '../support/stored-state';
+import { useTestApp } from '../support/test-app';
+
+jest.setTimeout(120_000);
+
+const t = useTestApp({}, { agencies: 1 });
+t.beforeClose(stopAllServices);
+
+const EARLY_VERSIONS = Array.from({ length: 20 }, (_, index) => `W/"${index + 1}"`).join(', ');
+
+interface Write {
+  key: string;
+  method: 'POST' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const send = (origin: string, write: Write): Promise<FetchResult> =>
+  call(origin, write.method, write.path, { ...t.agency.auth, 'Idempotency-Key': write.key, ...write.headers }, write.body);
+
+describe('When a service process gets SIGTERM during a burst of writes', () => {
+  test('then it refuses new connections, finishes the writes in flight, exits in time, and every key then replays or succeeds once', async () => {
+    const grace = 5_000;
+    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: String(grace) });
+    const held = await asPartner(t).newGuarantee();
+    const patches: Write[] = Array.from({ length: 4 }, (_, index) => ({
+      key: newKey(),
+      method: 'PATCH',
+      path: `/v1/rental-insurances/${held.id}`,
+      headers: { 'If-Match': EARLY_VERSIONS, 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ externalId: `DRAIN-${index}` }),
+    }));
+    const creates: Write[] = Array.from({ length: 30 }, () => ({
+      key: newKey(),
+      method: 'POST',
+      path: '/v1/rental-insurances',
+      headers: {},
+      body: guaranteeBody(),
+    }));
+
+    // The held guarantee's row stays locked by the test until released: its patches stay in flight.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const lock = t.db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM rental_insurances WHERE id = ${BigInt(held.id)} FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 60_000 },
+    );
+    await isLocked;
+    const inFlight = patches.map((write) => send(service.origin, write));
+    const burst = creates.map(
+      (write, index) => new Promise<FetchResult>((resolve) => setTimeout(() => resolve(send(service.origin, write)), index * 20)),
+    );
+    await waitForLockWaiters(patches.length);
+
+    const signalled = Date.now();
+    process.kill(service.pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await call(service.origin, 'GET', '/v1/rental-insurances', t.agency.auth);
+    expect(refused.status).toBe(0); // no new connection is accepted once the process drains
+    setTimeout(release, 300);
+    const patched = await Promise.all(inFlight);
+    const created = await Promise.all(burst);
+    await lock;
+    const exitCode = await service.exited;
+    const stoppedAfter = Date.now() - signalled;
+
+    for (const answer of patched) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('connection')).toBe('close');
+    }
+    expect(exitCode).toBe(0);
+    expect(stoppedAfter).toBeLessThan(grace + 2_000);
+    expect(created.every((answer) => answer.status === 201 || answer.status === 0)).toBe(true);
+
+    // A fresh process: every write of the burst, retried with its key, is answered exactly once.
+    const fresh = await startService(t.databaseUrl);
+    for (const [index, write] of [...patches, ...creates].entries()) {
+      const first = [...patched, ...created][index]!;
+      const retried = await send(fresh.origin, write);
+      expect(retried.status).toBe(write.method === 'POST' ? 201 : 200);
+      expect(retried.headers.get('idempotent-replay')).toBe(first.status === 0 ? 'false' : 'true');
+      if (first.status !== 0) expect(retried.text).toBe(first.text);
+    }
+    expect(await countGuarantees(t, t.agency)).toBe(1 + creates.length);
+    const version = (await t.db.rentalInsurance.findUniqueOrThrow({ where: { id: BigInt(held.id) } })).version;
+    expect(version).toBe(1 + patches.length);
+  });
+});
+
+async function waitForLockWaiters(count: number): Promise<void> {
+  for (let waited = 0; ; waited += 50) {
+    const [row] = await t.db.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+    if (row!.n >= count) return;
+    if (waited > 20_000) throw new Error(`only ${row!.n} of ${count} writes reached the lock`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

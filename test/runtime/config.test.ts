@@ -1,0 +1,24 @@
+/** Configuration that would make the service unsafe or unable to run stops it at start-up, naming the variable. */
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('When the service starts with a risky or impossible configuration', () => {
+  test('then production without PUBLIC_ORIGIN is refused: its links would follow the caller-controlled Host header', () => {
+    expect(() => loadConfig({ ENVIRONMENT: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ENVIRONMENT: 'production' })).toThrow(/PUBLIC_ORIGIN is required in production/);
+    expect(loadConfig({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.com' }).PUBLIC_ORIGIN).toBe('https://api.example.com');
+    expect(loadConfig({}).ENVIRONMENT).toBe('sandbox');
+  });
+
+  test('then base paths that nest with each other or with /health are refused', () => {
+    expect(() => loadConfig({ API_BASE_PATH: '/health' })).toThrow(/API_BASE_PATH must not equal or nest with the health probes/);
+    expect(() => loadConfig({ OPERATIONS_BASE_PATH: '/rental-guarantee/ops' })).toThrow(
+      /API_BASE_PATH must not equal or nest with OPERATIONS_BASE_PATH/,
+    );
+  });
+
+  test('then a request timeout shorter than the headers timeout is refused (Node would not start)', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toThrow(
+      /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS/,
+    );
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The service's app in the test process, wired as src/runtime/serve.ts wires it (its own Prisma
+ * client, token cache with revocation listener, lifecycle and logger) on a given database: the app
+ * of a test world, or another one on the same database, as a second service process would have.
+ */
+import type { Express } from 'express';
+import type { DestinationStream } from 'pino';
+import { buildApp } from '../../src/app';
+import type { PrincipalCache } from '../../src/auth/principal-cache';
+import { startTokenCache } from '../../src/auth/revocation-listener';
+import { loadConfig, type Config } from '../../src/config';
+import { createDatabaseClient, type Database } from '../../src/database/prisma-client';
+import { Lifecycle } from '../../src/health/lifecycle';
+import { readinessCheck } from '../../src/health/readiness';
+import { createLogger } from '../../src/logger';
+
+export interface InProcessApp {
+  app: Express;
+  db: Database;
+  config: Config;
+  /** The app's cache of token principals (tests wait on its evictions after revoking in the database). */
+  principals: PrincipalCache;
+  close(): Promise<void>;
+}
+
+export interface InProcessOptions {
+  /** Start as a draining process (shutdown begun): readiness answers 503. */
+  draining?: boolean;
+  /** Log at `info` into this stream instead of not logging. */
+  logTo?: DestinationStream;
+}
+
+export async function startAppOn(databaseUrl: string, overrides: Record<string, string> = {}, options: InProcessOptions = {}): Promise<InProcessApp> {
+  const config = loadConfig({ LOG_LEVEL: options.logTo ? 'info' : 'silent', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: '5', ...overrides });
+  const db = createDatabaseClient(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS });
+  const logger = createLogger(config.LOG_LEVEL, options.logTo);
+  const tokenCache = startTokenCache(databaseUrl, config.TOKEN_CACHE_SIZE, logger);
+  await tokenCache.ready;
+  const lifecycle = new Lifecycle();
+  if (options.draining) lifecycle.startDraining();
+  const app = await buildApp({
+    db,
+    config,
+    logger,
+    principals: tokenCache.principals,
+    lifecycle,
+    ready: readinessCheck(db, lifecycle),
+    checkResponses: true,
+  });
+  return {
+    app,
+    db,
+    config,
+    principals: tokenCache.principals,
+    async close() {
+      await tokenCache.stop();
+      await db.$disconnect();
+    },
+  };
+}
