@@ -27,10 +27,11 @@ export async function database(): Promise<{ url: string; stop: () => Promise<voi
 export function startService(env: Record<string, string>, readyUrl: string, projectRoot = PROJECT_ROOT): Promise<ChildProcess> {
   const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const extra = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
+  // METRICS_PORT 0: any free port, so that a service already running on this host (9464) does not stop the bench.
   const command = packageJson.scripts.start.replace('exec node ', `exec node ${extra} `);
   return waitUntilReady(
     'service',
-    spawn('sh', ['-c', command], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] }),
+    spawn('sh', ['-c', command], { cwd: projectRoot, env: { ...process.env, METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'inherit'] }),
     { url: readyUrl },
   );
 }

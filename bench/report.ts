@@ -65,3 +65,11 @@ function cpuCell(cpu: CpuPerRequest): string {
   const figure = (ms: number | undefined) => (ms === undefined ? '–' : ms.toFixed(2));
   return `${figure(cpu.serverMs)}, ${figure(cpu.postgresMs)}, ${figure(cpu.loadGeneratorMs)}`;
 }
+
+/** The line under which bench/results.md holds notes written by hand (comparisons, analysis): kept by every run. */
+export const HAND_WRITTEN_MARKER = '<!-- written by hand below this line; make bench keeps it -->';
+
+export function withHandWrittenNotes(report: string, previous: string | undefined): string {
+  const at = previous?.indexOf(HAND_WRITTEN_MARKER) ?? -1;
+  return at < 0 ? `${report}\n${HAND_WRITTEN_MARKER}\n` : `${report}\n${previous!.slice(at)}`;
+}

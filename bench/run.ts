@@ -12,7 +12,8 @@ import path from 'node:path';
 import { PROJECT_ROOT } from '../src/project-root';
 import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
-import { formatResults, type Measurement } from './report';
+import { formatVariants, measureDeploymentVariants } from './deployment-variants';
+import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, ROWS, scenarioInputs, selected } from './setup';
 
@@ -93,19 +94,27 @@ async function main(): Promise<void> {
         measurements.push({ ...alone, target: scenario.latencyTarget, peakRssMb: memory.peakMb() });
       }
     }
-    const report = formatResults(
-      measurements,
-      { ceiling: ceiling.requestsPerSecond, prismaFloor: prismaFloor.requestsPerSecond, pgFloor: pgFloor.requestsPerSecond },
-      {
-        rows: ROWS,
-        seconds: SECONDS,
-        connections: CONNECTIONS,
-        maxRssMb: memory.maxRssMb(),
-      },
-    );
+    // The variants start services of their own; the one measured above stays idle meanwhile.
+    const variants =
+      process.env.BENCH_ONLY || process.env.BENCH_VARIANTS === '0'
+        ? ''
+        : formatVariants(await measureDeploymentVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const report =
+      formatResults(
+        measurements,
+        { ceiling: ceiling.requestsPerSecond, prismaFloor: prismaFloor.requestsPerSecond, pgFloor: pgFloor.requestsPerSecond },
+        {
+          rows: ROWS,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          maxRssMb: memory.maxRssMb(),
+        },
+      ) + variants;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
-      fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'results.md'), report);
+      const file = path.join(PROJECT_ROOT, 'bench', 'results.md');
+      const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+      fs.writeFileSync(file, withHandWrittenNotes(report, previous));
       log('wrote bench/results.md');
     }
   } finally {

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { exitWith } from './support/exit-with.mjs';
 import { startSandboxService } from './support/sandbox-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -158,9 +159,4 @@ async function main() {
   }
 }
 
-main()
-  .then((code) => process.exit(code))
-  .catch((error) => {
-    console.error(`reference-page-check: ERROR ${error instanceof Error ? error.stack : error}`);
-    process.exit(1);
-  });
+exitWith('reference-page-check', main);

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWith } from './support/exit-with.mjs';
 import { startSandboxService } from './support/sandbox-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,9 +68,4 @@ async function main() {
   }
 }
 
-main()
-  .then((code) => process.exit(code))
-  .catch((error) => {
-    console.error(`example: ERROR ${error instanceof Error ? error.message : error}`);
-    process.exit(1);
-  });
+exitWith('example', main);

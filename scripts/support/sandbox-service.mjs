@@ -48,6 +48,8 @@ export async function startSandboxService({ name, env = {} }) {
     DEMO_CREDENTIAL: 'true',
     LOG_LEVEL: 'warn',
     SCHEDULER_INTERVAL_MS: '0',
+    // Any free metrics port: a service already running on this host (make start) holds 9464.
+    METRICS_PORT: '0',
     ...env,
   });
   // Its own process group, so that stop() reaches tsx's node child and the postgres it starts.

@@ -13,6 +13,7 @@ import {
   type CredentialReach,
 } from '../../auth/credential-administration';
 import type { CredentialKind } from '../../auth/scopes';
+import type { Transaction } from '../../database/prisma-client';
 import { pageRequest, type PageRequest } from '../../http/paging';
 import { toAuditLogEntry, toCredential } from '../api/mappers';
 import { optionalText, requiredOption, UsageError, type CliCommand, type CommandContext } from './cli-command';
@@ -20,6 +21,13 @@ import { optionalText, requiredOption, UsageError, type CliCommand, type Command
 const pageOptions = {
   page: { description: 'zero-based page (default 0)' },
   'page-size': { description: 'page size, 1..200 (default 20)' },
+};
+
+/** Who revokes: staff (any agency) or a director acting for one agency (audit log and reach). */
+const actingOptions = {
+  staff: { description: 'your name, when acting as staff (any agency)' },
+  director: { description: "the director's name, when acting for an agency (needs --company)" },
+  company: { description: 'the agency, with --director' },
 };
 
 const optionalNumber = (ctx: CommandContext, name: string): number | undefined => {
@@ -81,6 +89,13 @@ function reachOption(ctx: CommandContext, actor: AuditActor): CredentialReach {
   return directorReach(requiredOption(ctx, 'company'));
 }
 
+/** One administrative change in a transaction, by the actor of `actingOptions` within its reach. */
+function asActingParty<T>(ctx: CommandContext, change: (tx: Transaction, reach: CredentialReach, actor: AuditActor) => Promise<T>): Promise<T> {
+  const actor = actorOption(ctx);
+  const reach = reachOption(ctx, actor);
+  return ctx.db.$transaction((tx) => change(tx, reach, actor));
+}
+
 export const rotateCredentialCommand: CliCommand = {
   name: 'credentials rotate',
   summary: "Issue a second secret for an agency's partner credential (director's action); prints it once",
@@ -111,14 +126,12 @@ export const revokeSecretCommand: CliCommand = {
   options: {
     id: { description: 'credential id (UUID)', required: true },
     secret: { description: 'secret id (UUID, see credentials list)', required: true },
-    staff: { description: 'your name, when acting as staff (any agency)' },
-    director: { description: "the director's name, when acting for an agency (needs --company)" },
-    company: { description: 'the agency, with --director' },
+    ...actingOptions,
   },
   async run(ctx) {
-    const actor = actorOption(ctx);
-    const reach = reachOption(ctx, actor);
-    const view = await ctx.db.$transaction((tx) => revokeSecret(tx, reach, requiredOption(ctx, 'id'), requiredOption(ctx, 'secret'), actor));
+    const view = await asActingParty(ctx, (tx, reach, actor) =>
+      revokeSecret(tx, reach, requiredOption(ctx, 'id'), requiredOption(ctx, 'secret'), actor),
+    );
     return { json: toCredential(view), text: [`Secret ${requiredOption(ctx, 'secret')} of credential ${view.id} revoked.`] };
   },
 };
@@ -128,14 +141,10 @@ export const revokeCredentialCommand: CliCommand = {
   summary: 'Revoke a credential, all its secrets and tokens, at once and for good',
   options: {
     id: { description: 'credential id (UUID)', required: true },
-    staff: { description: 'your name, when acting as staff (any agency)' },
-    director: { description: "the director's name, when acting for an agency (needs --company)" },
-    company: { description: 'the agency, with --director' },
+    ...actingOptions,
   },
   async run(ctx) {
-    const actor = actorOption(ctx);
-    const reach = reachOption(ctx, actor);
-    const view = await ctx.db.$transaction((tx) => revokeCredential(tx, reach, requiredOption(ctx, 'id'), actor));
+    const view = await asActingParty(ctx, (tx, reach, actor) => revokeCredential(tx, reach, requiredOption(ctx, 'id'), actor));
     return { json: toCredential(view), text: [`Credential ${view.id} (${view.clientId}) revoked.`] };
   },
 };
