@@ -42,11 +42,15 @@ export async function forgetRecord(tx: Transaction, companyId: string, key: stri
 }
 
 export async function saveRecord(tx: Transaction, companyId: string, key: string, outcome: Omit<StoredOutcome, 'createdAt'>): Promise<void> {
-  // The record, and one more in the company's usage of the hour, in one statement.
+  // The record, and one more in the company's usage of the hour, in one statement. The usage row is
+  // one of 16 shards, the connection's own: one agency's concurrent writes do not queue on one row
+  // (its lock is held through COMMIT). Writes running at the same moment may pass the cap by as many as
+  // run at once: it bounds storage, it is not an exact count.
   await tx.$executeRaw`
     WITH usage AS (
-      INSERT INTO idempotency_usage AS u (company_id, hour, count) VALUES (${companyId}, date_trunc('hour', now()), 1)
-      ON CONFLICT (company_id, hour) DO UPDATE SET count = u.count + 1
+      INSERT INTO idempotency_usage AS u (company_id, hour, shard, count)
+      VALUES (${companyId}, date_trunc('hour', now()), (pg_backend_pid() % 16)::smallint, 1)
+      ON CONFLICT (company_id, hour, shard) DO UPDATE SET count = u.count + 1
     )
     INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
     VALUES (${companyId}, ${key}, ${outcome.fingerprint}, ${outcome.responseStatus}, ${JSON.stringify(outcome.responseHeaders)}::jsonb, ${outcome.responseBody})`;
