@@ -2,6 +2,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
 import type { components } from '../generated/partner-api';
+import { emitEvent } from '../events/outbox';
 import { STATUS_LABELS, type Status } from './status-machine';
 
 export interface Actor {
@@ -35,6 +36,18 @@ export interface NewHistoryEntry {
 export async function appendHistory(db: Queryable, entry: NewHistoryEntry): Promise<HistoryRow> {
   const row = await db.historyEntry.create({ data: historyData(entry) });
   return { ...row, documents: [] };
+}
+
+/** A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added` event. */
+export async function appendComment(db: Queryable, companyId: string, entry: NewHistoryEntry & { kind: 'comment' }): Promise<HistoryRow> {
+  const row = await appendHistory(db, entry);
+  const historyEntry = toHistoryEntry(row);
+  await emitEvent(db, {
+    companyId,
+    type: 'rental_insurance.comment_added',
+    data: { rentalInsuranceId: Number(entry.rentalInsuranceId), historyEntry },
+  });
+  return row;
 }
 
 /** Appends an entry nobody reads back: tagged raw SQL, since every write of a guarantee adds one. */
