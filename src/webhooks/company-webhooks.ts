@@ -56,7 +56,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
     },
     create: async (body: Schemas['WebhookEndpointCreate']) => {
       await assertDeliverableUrl(body.url, rules.policy);
-      await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ${companyId}))`;
+      await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ${companyId}))::text`;
       if ((await db.webhookEndpoint.count({ where: { companyId } })) >= MAX_ENDPOINTS_PER_AGENCY) {
         throw new Conflict('webhook_endpoint_limit', `The agency already has ${MAX_ENDPOINTS_PER_AGENCY} webhook endpoints.`);
       }

@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { pinnedLookup, urlProblem, type UrlPolicy } from './url-safety';
+import { isIP } from 'node:net';
+import { addressProblem, pinnedLookup, urlProblem, type UrlPolicy } from './url-safety';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -26,7 +27,9 @@ export async function postWebhook(
   const started = process.hrtime.bigint();
   const latencyMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
   const url = new URL(target);
-  const problem = urlProblem(url, options.policy);
+  // A host written as an address is never looked up (so never reaches pinnedLookup): check it here.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const problem = urlProblem(url, options.policy) ?? (isIP(host) ? addressProblem(host, options.policy) : null);
   if (problem) return { error: `refused: ${problem}`, latencyMs: 0 };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<AttemptOutcome>((resolve) => {

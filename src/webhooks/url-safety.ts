@@ -31,7 +31,6 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],
@@ -48,10 +47,22 @@ LOOPBACK.addAddress('::1', 'ipv6');
 
 /** Why the address may not receive webhooks under the policy, or null when it may. */
 export function addressProblem(address: string, policy: UrlPolicy): string | null {
+  const mapped = mappedIpv4(address);
+  if (mapped) return addressProblem(mapped, policy);
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
   if (LOOPBACK.check(address, family)) return policy === 'sandbox' ? null : `loopback address ${address}`;
   if (NON_PUBLIC.check(address, family)) return `non-public address ${address}`;
   return null;
+}
+
+/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:xxxx), judged as that IPv4 address. */
+function mappedIpv4(address: string): string | null {
+  const match = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!match) return null;
+  if (match[1]) return match[1];
+  const high = parseInt(match[2]!, 16);
+  const low = parseInt(match[3]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /** Why the URL may not receive webhooks (scheme, credentials), or null. Does not resolve. */

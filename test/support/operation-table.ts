@@ -192,9 +192,28 @@ export const OPERATIONS: OperationEntry[] = [
   { operationId: 'getApiReference', method: 'GET', path: '/docs', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
 ];
 
+/**
+ * Operations on webhook endpoints and the event feed (issue 14): their requests name a webhook
+ * endpoint, not a guarantee, so they are not in this table; their scopes, 401/403, foreign-id
+ * 404s and idempotency are tested in test/webhooks/ (webhook-isolation.test.ts and the others).
+ */
+export const WEBHOOK_OPERATIONS = [
+  'listWebhookEndpoints',
+  'createWebhookEndpoint',
+  'getWebhookEndpoint',
+  'patchWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookEndpointSecret',
+  'sendWebhookTest',
+  'listWebhookDeliveries',
+  'redeliverWebhook',
+  'listEvents',
+];
+
 /** Operations of the document that the table lacks, or whose method/path differ. */
 export function missingFromTable(): string[] {
   return documentOperations
+    .filter((documented) => !WEBHOOK_OPERATIONS.includes(documented.operationId))
     .filter((documented) => {
       const entry = OPERATIONS.find((candidate) => candidate.operationId === documented.operationId);
       return !entry || entry.method !== documented.method || entry.path !== documented.path;

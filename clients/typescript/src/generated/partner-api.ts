@@ -392,7 +392,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a webhook endpoint */
+        /**
+         * Read a webhook endpoint
+         * @description The endpoint with its current version in `ETag` (for `PATCH`). The secret is never shown
+         *     here. Another agency's endpoint is `404 not_found`, like a missing one.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
@@ -708,6 +712,27 @@ export interface webhooks {
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
         post: operations["statementEntryCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: A test event
+         * @description Sent only by `POST /v1/webhook-endpoints/{endpointId}/test`, to that endpoint, signed and
+         *     retried like any other event. Not listed by `GET /v1/events`; it cannot be subscribed to.
+         */
+        post: operations["webhookTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4805,6 +4830,60 @@ export interface operations {
                 content?: never;
             };
             /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0099",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc5MA",
+                 *       "data": {
+                 *         "endpointId": "3b0c7f0e-5d6a-4c1e-9a3f-2e1d0c9b8a77",
+                 *         "message": "A test event sent by POST /v1/webhook-endpoints/{endpointId}/test."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt, retried as described in *Webhooks*. */
             500: {
                 headers: {
                     [name: string]: unknown;
