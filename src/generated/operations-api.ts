@@ -801,7 +801,7 @@ export interface components {
          * @description A scope of the partner API, grantable to partner credentials only.
          * @enum {string}
          */
-        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read";
+        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read" | "ri:webhooks:manage" | "ri:events:read";
         /**
          * @description A scope of this API, grantable to staff (`ops:guarantees:review`, `ops:ledger:write`, `ops:credentials:admin`) or director (`ops:credentials:manage`) credentials only.
          * @enum {string}
