@@ -94,6 +94,27 @@ describe('When the receiver fails', () => {
   });
 });
 
+describe('When an endpoint has been failing for days', () => {
+  it('then the next failed attempt disables it (failing), and its delivery is not retried', async () => {
+    const endpoint = await hooks.register(receiver.url, statusEvents);
+    // Every attempt since 6 days ago failed (WEBHOOK_DISABLE_AFTER_DAYS is 5 by default).
+    await world.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: new Date(Date.now() - 6 * 86_400_000) } });
+    receiver.script.push(500);
+    await partner.newGuarantee();
+    await receiver.waitFor((all) => all.length >= 1);
+    let read = await hooks.get(endpoint.id);
+    for (let i = 0; i < 40 && read.body.enabled; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      read = await hooks.get(endpoint.id);
+    }
+    expect(read.body).toMatchObject({ enabled: false, disabledReason: 'failing' });
+    const [delivery] = (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries;
+    expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(receiver.received).toHaveLength(1);
+  });
+});
+
 describe('When the agency manages an endpoint', () => {
   it('then a rotated secret is shown once, and both secrets sign for 24 hours', async () => {
     const endpoint = await hooks.register(receiver.url, statusEvents);
