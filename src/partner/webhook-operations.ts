@@ -2,6 +2,7 @@
 import { halPage, pageRequest } from '../http/paging';
 
 import { revealSecret, toWebhookDelivery, toWebhookEndpoint, withHiddenSecret } from '../webhooks/webhook-mapper';
+import type { components } from '../generated/partner-api';
 import { defineOperation } from './unit-of-work';
 
 const FEED_PAGE_SIZE = 50;
@@ -88,7 +89,10 @@ export const webhookOperations = [
       });
       const next = events.length > 0 ? events[events.length - 1]!.cursor : query.after;
       const link = (after: string | undefined) => ({ href: feedHref(request.baseUrl, request.query, after, limit) });
-      return { status: 200, body: { _embedded: { events: events as never[] }, _links: { self: link(query.after), next: link(next) } } };
+      return {
+        status: 200,
+        body: { _embedded: { events: events as components['schemas']['Event'][] }, _links: { self: link(query.after), next: link(next) } },
+      };
     },
   }),
 ];

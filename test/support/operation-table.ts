@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { documentOperations } from './contract-rules';
+import { WEBHOOK_OPERATIONS } from './webhook-operations';
 import { guaranteeBody, nextCpf } from './factories';
 import { API } from './partner-api';
 import { todayInSaoPaulo } from '../../src/database/column-values';
@@ -190,24 +191,6 @@ export const OPERATIONS: OperationEntry[] = [
   { operationId: 'getOpenApiJson', method: 'GET', path: '/openapi.json', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
   { operationId: 'getOpenApiYaml', method: 'GET', path: '/openapi.yaml', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
   { operationId: 'getApiReference', method: 'GET', path: '/docs', access: 'public', idPath: false, coTenantPath: false, ifMatch: false },
-];
-
-/**
- * Operations on webhook endpoints and the event feed (issue 14): their requests name a webhook
- * endpoint, not a guarantee, so they are not in this table; their scopes, 401/403, foreign-id
- * 404s and idempotency are tested in test/webhooks/ (webhook-isolation.test.ts and the others).
- */
-export const WEBHOOK_OPERATIONS = [
-  'listWebhookEndpoints',
-  'createWebhookEndpoint',
-  'getWebhookEndpoint',
-  'patchWebhookEndpoint',
-  'deleteWebhookEndpoint',
-  'rotateWebhookEndpointSecret',
-  'sendWebhookTest',
-  'listWebhookDeliveries',
-  'redeliverWebhook',
-  'listEvents',
 ];
 
 /** Operations of the document that the table lacks, or whose method/path differ. */

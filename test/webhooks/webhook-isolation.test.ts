@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { newKey } from '../support/factories';
 import { useTestApp } from '../support/test-app';
-import { WEBHOOK_OPERATIONS } from '../support/operation-table';
+import { WEBHOOK_OPERATIONS } from '../support/webhook-operations';
 import { ENDPOINTS, EVENTS, webhookClient } from './webhook-support';
 
 const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0' }, { agencies: 2 });
