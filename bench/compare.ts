@@ -38,6 +38,8 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
     SCHEDULER_INTERVAL_MS: '0',
+    // Required in production (webhook secrets at rest); a fixed key is fine for a benchmark.
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   };
   const service = await startService(env, `${origin}/rental-guarantee/openapi.json`, root);
   const memory = sampleMemory(service.pid!);

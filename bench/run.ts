@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
     SCHEDULER_INTERVAL_MS: '0',
+    // Required in production (webhook secrets at rest); a fixed key is fine for a benchmark.
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   };
   const origin = `http://127.0.0.1:${PORTS.service}`;
   const service = await startService({ ...env, PORT: String(PORTS.service) }, `${origin}/rental-guarantee/openapi.json`);

@@ -73,7 +73,20 @@ export interface Config {
   SANDBOX_SIGNING_DELAY_SECONDS: number;
   /** Sandbox only: validity of a proposal whose rentalAmount ends in .04. */
   SANDBOX_PROPOSAL_VALIDITY_SECONDS: number;
+  /** Webhooks: AES-256-GCM key (base64 of 32 bytes) of the endpoints' secrets at rest; required in production. */
+  WEBHOOK_SECRET_KEY?: string;
+  /** Webhook deliveries this process makes at once (graphile-worker concurrency); 0 = this process delivers nothing. */
+  WEBHOOK_DELIVERY_CONCURRENCY: number;
+  /** Delays (ms) between a failed attempt and the next one, comma-separated; one attempt more than delays. */
+  WEBHOOK_RETRY_SCHEDULE_MS: string;
+  /** An endpoint whose every attempt failed for this many days is disabled. */
+  WEBHOOK_DISABLE_AFTER_DAYS: number;
+  /** Timeout of one delivery attempt. */
+  WEBHOOK_TIMEOUT_MS: number;
 }
+
+/** 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h: 11 attempts over about 24 hours (documented in partner.yaml). */
+const DEFAULT_RETRY_SCHEDULE = '5000,30000,120000,600000,1800000,3600000,7200000,14400000,28800000,28800000';
 
 const basePath = { type: 'string', pattern: '^(/[A-Za-z0-9._~-]+)+$' } as const;
 
@@ -124,6 +137,11 @@ const schema = {
     SANDBOX_REVIEW_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 5 },
     SANDBOX_SIGNING_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 5 },
     SANDBOX_PROPOSAL_VALIDITY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 60 },
+    WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
+    WEBHOOK_DELIVERY_CONCURRENCY: { type: 'integer', minimum: 0, maximum: 200, default: 10 },
+    WEBHOOK_RETRY_SCHEDULE_MS: { type: 'string', pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,29}$', default: DEFAULT_RETRY_SCHEDULE },
+    WEBHOOK_DISABLE_AFTER_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 5 },
+    WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
   },
 } as const;
 
@@ -162,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Without it, links, Location and the published document's servers would follow each request's
   // Host header, which a caller controls: fine on a developer's sandbox, never in production.
   if (config.ENVIRONMENT === 'production' && !config.PUBLIC_ORIGIN) problems.push('PUBLIC_ORIGIN is required in production');
+  // The sandbox derives a fixed key (its secrets protect nothing real); production must not.
+  if (config.ENVIRONMENT === 'production' && !config.WEBHOOK_SECRET_KEY) problems.push('WEBHOOK_SECRET_KEY is required in production');
   // Node refuses a request timeout shorter than the headers timeout.
   if (config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS)
     problems.push('HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS');

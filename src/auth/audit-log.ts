@@ -19,7 +19,12 @@ export const staffActor = (name: string, via: AuditActor['via'], clientId?: stri
 export const directorActor = (name: string, via: AuditActor['via'], clientId?: string): AuditActor => ({ label: `director:${name}`, via, clientId });
 
 export type AuditAction =
-  'credential.created' | 'credential.secret_issued' | 'credential.secret_revoked' | 'credential.revoked' | 'statement_entry.posted';
+  | 'credential.created'
+  | 'credential.secret_issued'
+  | 'credential.secret_revoked'
+  | 'credential.revoked'
+  | 'statement_entry.posted'
+  | 'webhook_endpoint.disabled';
 
 export interface NewAuditEntry {
   actor: AuditActor;

@@ -2,9 +2,13 @@
  * Applies pending migrations of prisma/migrations with Prisma's own `migrate deploy`, run as a
  * child process so that the service uses exactly the migration history that the CLI manages.
  * `migrate deploy` takes an advisory lock, so several processes starting at once are safe.
+ * Then the job queue's schema (`graphile_worker`, src/webhooks/delivery-worker.ts) is installed or
+ * upgraded by graphile-worker's own migrations (also under a lock): writes enqueue delivery jobs
+ * with `graphile_worker.add_job` in their own transaction, so the schema must exist before any write.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Logger, runMigrations } from 'graphile-worker';
 import { PROJECT_ROOT } from '../project-root';
 
 const run = promisify(execFile);
@@ -24,7 +28,10 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
     // eslint-disable-next-line preserve-caught-error
     throw new Error(`Database migration failed:\n${redact(output + stderr, databaseUrl)}`);
   }
+  await runMigrations({ connectionString: databaseUrl, schema: 'graphile_worker', logger: quietLogger });
 }
+
+const quietLogger = new Logger(() => () => undefined);
 
 function redact(text: string, databaseUrl: string): string {
   return text.split(databaseUrl).join('<DATABASE_URL>');

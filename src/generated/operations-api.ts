@@ -455,6 +455,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agency's webhook endpoints
+         * @description The webhook endpoints of one agency (partner API `/v1/webhook-endpoints`), oldest first,
+         *     with their state (enabled, why disabled, failing since). Secrets are never returned.
+         */
+        get: operations["listAgencyWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description The endpoint's deliveries, newest first, each with its attempts (status, latency, error;
+         *     never a secret), as the agency sees them.
+         */
+        get: operations["listAgencyWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an agency's webhook endpoint
+         * @description Stops deliveries to the endpoint at once (`disabledReason` `operator`; queued attempts end
+         *     as `failed`). The agency turns it back on with its partner API (`PATCH` `enabled: true`).
+         *     Already disabled: answered as is. No request body. Written to the audit log.
+         */
+        post: operations["disableAgencyWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-log": {
         parameters: {
             query?: never;
@@ -801,7 +865,7 @@ export interface components {
          * @description A scope of the partner API, grantable to partner credentials only.
          * @enum {string}
          */
-        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read";
+        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read" | "ri:webhooks:manage" | "ri:events:read";
         /**
          * @description A scope of this API, grantable to staff (`ops:guarantees:review`, `ops:ledger:write`, `ops:credentials:admin`) or director (`ops:credentials:manage`) credentials only.
          * @enum {string}
@@ -811,7 +875,7 @@ export interface components {
          * @description What an audit log entry records.
          * @enum {string}
          */
-        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted";
+        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled";
         /**
          * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
          *     exactly on the decimal value, so it is not expressed as `multipleOf`);
@@ -1041,6 +1105,58 @@ export interface components {
         SignaturePage: {
             _embedded: {
                 signatures: components["schemas"]["Signature"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description An agency's webhook endpoint (see the partner API's *Webhooks*). */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            companyId: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @enum {string|null} */
+            disabledReason: "partner" | "gone" | "failing" | "operator" | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointPage: {
+            _embedded: {
+                webhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: {
+                /** Format: date-time */
+                attemptedAt: string;
+                responseStatus: number | null;
+                latencyMs: number;
+                error: string | null;
+            }[];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDeliveryPage: {
+            _embedded: {
+                webhookDeliveries: components["schemas"]["WebhookDelivery"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
@@ -1547,6 +1663,8 @@ export interface components {
          * @example 7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f
          */
         SecretId: string;
+        /** @description The webhook endpoint's id (a UUID). */
+        WebhookEndpointId: string;
         /**
          * @description Only rows of this company (agency id, or `back-office` for staff credentials).
          * @example imobiliaria-paulista
@@ -3041,6 +3159,173 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Credential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyWebhookEndpoints: {
+        parameters: {
+            query: {
+                /** @description The agency. */
+                companyId: string;
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableAgencyWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`. 1 to 255 visible ASCII characters (`!` to `~`), unique per logical
+                 *     write; a UUID is a good choice. The structured-field string form `"abc"` is accepted and
+                 *     unquoted. Missing: `400 idempotency_key_required`; malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the caller's company (staff share the `back-office` company). The
+                 *     fingerprint is the method, the path and the canonical request body. Same key and fingerprint
+                 *     after a 2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true`
+                 *     (a created secret is replayed as `clientSecret: null`). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`. Requests ending in 4xx or 5xx store
+                 *     nothing. Stored responses are kept 24 hours.
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, disabled. */
+            200: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             400: components["responses"]["BadRequest"];

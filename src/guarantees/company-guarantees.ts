@@ -13,7 +13,7 @@ import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { findGuarantee, guaranteeStatus, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
 import { consumeCommentQuota } from './comment-quota';
-import { appendHistory, historyPage, type Actor } from './history';
+import { appendComment, historyPage, type Actor } from './history';
 import { patchGuarantee } from './patch-guarantee';
 import { decideProposal } from './proposal-decisions';
 import { signaturePage } from './signatures';
@@ -47,7 +47,7 @@ export function companyGuarantees(db: Queryable, companyId: string, actor: Actor
     comment: async (id: bigint, comment: string) => {
       const { status } = await owned(id);
       await consumeCommentQuota(db, companyId, rules.commentQuotaPerDay);
-      return appendHistory(db, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status });
+      return appendComment(db, companyId, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status });
     },
   };
 }

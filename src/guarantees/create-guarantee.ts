@@ -2,6 +2,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
+import { emitGuaranteeEvents } from '../events/guarantee-events';
 import { FieldProblems } from './field-problems';
 import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
@@ -42,6 +43,14 @@ export async function createGuarantee(
     comment: 'Rental insurance created; review started.',
     previousStatus: null,
     status: INITIAL_STATUS,
+  });
+  await emitGuaranteeEvents(db, {
+    row,
+    previousStatus: null,
+    status: INITIAL_STATUS,
+    effects: CREATION_EFFECTS,
+    signaturesChanged: false,
+    comment: 'Rental insurance created; review started.',
   });
   return { row, effects: CREATION_EFFECTS };
 }

@@ -1,8 +1,10 @@
 /**
  * Applies one change to a locked guarantee through the status machine: new column values, the
- * next status, the signature consequence, the version bump and the history entry, together.
+ * next status, the signature consequence, the version bump, the history entry and the events
+ * (src/events: the outbox, written in the same transaction), together.
  */
 import type { Queryable } from '../database/prisma-client';
+import { emitGuaranteeEvents, signaturesChanged } from '../events/guarantee-events';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import { recordHistory, type Actor, type HistoryKind } from './history';
@@ -40,13 +42,22 @@ export async function applyChange(
   const row = await updateGuarantee(db, locked, data);
   await applySignatureChange(db, locked.id, next.signatures);
   const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
+  const comment = notes.length > 0 ? notes.join(' ') : null;
   await recordHistory(db, {
     rentalInsuranceId: locked.id,
     kind: change.historyKind,
     actor: change.actor,
-    comment: notes.length > 0 ? notes.join(' ') : null,
+    comment,
     previousStatus: locked.status,
     status: next.to,
+  });
+  await emitGuaranteeEvents(db, {
+    row,
+    previousStatus: locked.status,
+    status: next.to,
+    effects: next.effects,
+    signaturesChanged: signaturesChanged(next.signatures, change.historyKind),
+    comment,
   });
   return { row, effects: next.effects };
 }

@@ -2,6 +2,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
 import type { components } from '../generated/partner-api';
+import { emitEvent } from '../events/outbox';
 import { STATUS_LABELS, type Status } from './status-machine';
 
 export interface Actor {
@@ -47,6 +48,18 @@ export async function appendHistory(db: Queryable, entry: NewHistoryEntry): Prom
 /** Appends an entry nobody reads back (every write of a guarantee adds one). */
 export async function recordHistory(db: Queryable, entry: NewHistoryEntry): Promise<void> {
   await appendHistory(db, entry);
+}
+
+/** A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added` event. */
+export async function appendComment(db: Queryable, companyId: string, entry: NewHistoryEntry & { kind: 'comment' }): Promise<HistoryRow> {
+  const row = await appendHistory(db, entry);
+  const historyEntry = toHistoryEntry(row);
+  await emitEvent(db, {
+    companyId,
+    type: 'rental_insurance.comment_added',
+    data: { rentalInsuranceId: Number(entry.rentalInsuranceId), historyEntry },
+  });
+  return row;
 }
 
 /** The guarantee's history, oldest first: one page of it, or (admin tool) all of it. */

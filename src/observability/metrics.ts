@@ -43,6 +43,21 @@ export const metrics = {
     help: 'Token endpoint answers by outcome: issued, or the OAuth error code.',
     labelNames: ['outcome'] as const,
   }),
+  webhookAttempts: new client.Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by result: succeeded (2xx), http_3xx/4xx/5xx, no_answer (timeout, refused connection or address).',
+    labelNames: ['result'] as const,
+  }),
+  webhookLatency: new client.Histogram({
+    name: 'webhook_delivery_attempt_seconds',
+    help: 'Duration of webhook delivery attempts, until the answer (or the error).',
+    buckets: DURATION_BUCKETS,
+  }),
+  webhookLag: new client.Histogram({
+    name: 'webhook_delivery_lag_seconds',
+    help: 'Time from an event (its occurredAt) to its first successful delivery to an endpoint.',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60, 600, 3600, 86400],
+  }),
   poolWaitTimeouts: new client.Counter({
     name: 'database_pool_wait_timeouts_total',
     help: 'Requests answered 503 because no database connection became free within DATABASE_POOL_WAIT_MS.',

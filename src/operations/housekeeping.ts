@@ -1,20 +1,28 @@
 /**
  * Periodic clean-up that is safe to run in every service process at once (plain deletes of
- * expired rows): stored idempotent responses past their retention, and expired access tokens.
+ * expired rows): stored idempotent responses past their retention, expired access tokens, and
+ * events (with their webhook deliveries and attempts) older than EVENT_RETENTION_DAYS.
  */
 import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 
 const EVERY_MS = 10 * 60 * 1000;
+/** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
+export const EVENT_RETENTION_DAYS = 30;
 
-export async function purgeExpired(db: Database, retentionHours: number, now = new Date()): Promise<{ idempotency: number; tokens: number }> {
+export async function purgeExpired(
+  db: Database,
+  retentionHours: number,
+  now = new Date(),
+): Promise<{ idempotency: number; tokens: number; events: number }> {
   const idempotency = await db.idempotencyRecord.deleteMany({
     where: { createdAt: { lt: new Date(now.getTime() - retentionHours * 3_600_000) } },
   });
   const tokens = await db.accessToken.deleteMany({ where: { expiresAt: { lt: now } } });
   await db.idempotencyUsage.deleteMany({ where: { hour: { lt: new Date(now.getTime() - (retentionHours + 1) * 3_600_000) } } });
-  return { idempotency: idempotency.count, tokens: tokens.count };
+  const events = await db.event.deleteMany({ where: { occurredAt: { lt: new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000) } } });
+  return { idempotency: idempotency.count, tokens: tokens.count, events: events.count };
 }
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {

@@ -5,6 +5,8 @@ import { publishedDocumentOperations } from './published-document';
 import { financialOperations } from './financial-operations';
 import { guaranteeOperations } from './guarantee-operations';
 import { lifecycleOperations } from './lifecycle-operations';
+import { webhookOperations } from './webhook-operations';
+import { secretBox } from '../webhooks/secret-box';
 import type { ApiDefinition } from '../http/pipeline';
 import { partnerWork, type PartnerWork } from './unit-of-work';
 
@@ -16,8 +18,9 @@ export function partnerApi(config: Config): ApiDefinition<PartnerWork> {
       ...guaranteeOperations,
       ...lifecycleOperations,
       ...financialOperations,
+      ...webhookOperations,
       ...publishedDocumentOperations({ environment: config.ENVIRONMENT, apiBasePath: config.API_BASE_PATH, authBasePath: config.AUTH_BASE_PATH }),
     ],
-    workFor: partnerWork({ commentQuotaPerDay: config.COMMENT_QUOTA_PER_DAY }),
+    workFor: partnerWork({ commentQuotaPerDay: config.COMMENT_QUOTA_PER_DAY }, { box: secretBox(config), policy: config.ENVIRONMENT }),
   };
 }

@@ -10,18 +10,28 @@ import { companyLedger, type CompanyLedger } from '../financial/company-ledger';
 import type { operations } from '../generated/partner-api';
 import { companyGuarantees, type CompanyGuarantees, type GuaranteeRules } from '../guarantees/company-guarantees';
 import { operationRegistry } from '../http/operation-registry';
+import { readFeed, type FeedQuery } from '../events/event-feed';
+import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../webhooks/company-webhooks';
 
 export interface PartnerWork {
   guarantees: CompanyGuarantees;
   ledger: CompanyLedger;
+  webhooks: CompanyWebhooks;
+  events: { read: (query: FeedQuery) => ReturnType<typeof readFeed> };
 }
 
 /** The unit of work of each request, under this deployment's rules. */
-export function partnerWork(rules: GuaranteeRules) {
+export function partnerWork(rules: GuaranteeRules, webhookRules: WebhookRules) {
   return (db: Queryable, principal: Principal): PartnerWork => {
     // The partner's writes are signed by its credential, as a service account.
     const actor = { name: principal.displayName, serviceAccount: true };
-    return { guarantees: companyGuarantees(db, principal.companyId, actor, rules), ledger: companyLedger(db, principal.companyId) };
+    const { companyId } = principal;
+    return {
+      guarantees: companyGuarantees(db, companyId, actor, rules),
+      ledger: companyLedger(db, companyId),
+      webhooks: companyWebhooks(db, companyId, webhookRules),
+      events: { read: (query) => readFeed(db, companyId, query) },
+    };
   };
 }
 

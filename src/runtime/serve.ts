@@ -1,5 +1,6 @@
 /**
- * One serving process: its database client and token cache, housekeeping and scheduler, the app
+ * One serving process: its database client and token cache, housekeeping, scheduler and webhook
+ * delivery worker, the app
  * and its listener, and how it stops gracefully. Run alone (`WEB_CONCURRENCY=1`) or as one of the
  * workers of runtime/cluster.ts, which shares the listening port among them.
  */
@@ -16,6 +17,7 @@ import { listen } from './http-server';
 import { Lifecycle } from '../health/lifecycle';
 import { readinessCheck } from '../health/readiness';
 import { stopGracefully } from './shutdown';
+import { startDeliveryWorker } from '../webhooks/delivery-worker';
 
 export interface Serving {
   server: Server;
@@ -31,6 +33,7 @@ export async function serve(config: Config, logger: Logger, databaseUrl: string)
   const lifecycle = new Lifecycle();
   const housekeeping = startHousekeeping(db, config, logger);
   const scheduler = startScheduler(db, config, logger);
+  const deliveries = await startDeliveryWorker(db, config, databaseUrl, logger);
   observePool(() => poolStatistics(db));
   const app = await buildApp({ db, config, logger, principals: tokenCache.principals, lifecycle, ready: readinessCheck(db, lifecycle) });
   const server = await listen(app, config);
@@ -42,7 +45,7 @@ export async function serve(config: Config, logger: Logger, databaseUrl: string)
         server,
         lifecycle,
         {
-          background: [() => housekeeping.stop(), () => scheduler.stop()],
+          background: [() => housekeeping.stop(), () => scheduler.stop(), () => deliveries.stop()],
           resources: [() => tokenCache.stop(), () => db.$disconnect(), ...(afterwards ? [afterwards] : [])],
         },
         config.SHUTDOWN_GRACE_MS,

@@ -5,7 +5,10 @@ describe('When the service starts with a risky or impossible configuration', () 
   test('then production without PUBLIC_ORIGIN is refused: its links would follow the caller-controlled Host header', () => {
     expect(() => loadConfig({ ENVIRONMENT: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ ENVIRONMENT: 'production' })).toThrow(/PUBLIC_ORIGIN is required in production/);
-    expect(loadConfig({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.com' }).PUBLIC_ORIGIN).toBe('https://api.example.com');
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.com', WEBHOOK_SECRET_KEY: key }).PUBLIC_ORIGIN).toBe(
+      'https://api.example.com',
+    );
     expect(loadConfig({}).ENVIRONMENT).toBe('sandbox');
   });
 

@@ -5,6 +5,7 @@
  * summary as one JSON line.
  *   tsx test/scheduler/scheduler-process.ts <database url>
  */
+import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config';
 import { createDatabaseClient } from '../../src/database/prisma-client';
@@ -13,7 +14,13 @@ import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
 async function main(): Promise<void> {
   const databaseUrl = process.argv[2];
   if (!databaseUrl) throw new Error('usage: scheduler-process.ts <database url>');
-  const config = loadConfig({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl });
+  const config = loadConfig({
+    ENVIRONMENT: 'production',
+    PUBLIC_ORIGIN: 'https://api.example.test',
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+  });
   const db = createDatabaseClient(databaseUrl, { poolMax: 2 });
   await db.$queryRaw`SELECT 1`; // connect before the start signal
   const lines = createInterface({ input: process.stdin });

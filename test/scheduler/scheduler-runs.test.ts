@@ -2,13 +2,17 @@
  * How scheduler runs behave (production configuration): batches, guarantees locked by a write,
  * failures that are retried, nothing automatic outside the sandbox, and the interval timer.
  */
+import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { runSchedulerOnce, startScheduler } from '../../src/operations/scheduler/scheduler';
 import { backOffice } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { capturingLogger, DAY_MS, processed } from './scheduler-helpers';
 
-const world = useTestApp({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test' }, { agencies: 1 });
+const world = useTestApp(
+  { ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY },
+  { agencies: 1 },
+);
 const partner = asPartner(world);
 const office = backOffice(world);
 

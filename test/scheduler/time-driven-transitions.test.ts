@@ -2,6 +2,7 @@
  * The scheduler's time-driven transitions (expiry, termination, archiving), observed through the
  * partner API. Production configuration: the sandbox reviewer must not act here.
  */
+import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { loadConfig } from '../../src/config';
 import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
 import { backOffice, standardTerms } from '../support/back-office';
@@ -9,7 +10,10 @@ import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { activeGuarantee, DAY_MS, processed } from './scheduler-helpers';
 
-const world = useTestApp({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test' }, { agencies: 1 });
+const world = useTestApp(
+  { ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY },
+  { agencies: 1 },
+);
 const partner = asPartner(world);
 const office = backOffice(world);
 

@@ -2,6 +2,7 @@
  * The scheduler run at the same moment in two service processes on one database changes each
  * guarantee exactly once: 50 proposals past their validity, two child processes, one expiry each.
  */
+import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,7 +13,10 @@ import { DAY_MS } from './scheduler-helpers';
 
 jest.setTimeout(120_000);
 
-const world = useTestApp({ ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test' }, { agencies: 1 });
+const world = useTestApp(
+  { ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY },
+  { agencies: 1 },
+);
 const partner = asPartner(world);
 
 interface ProcessResult {

@@ -66,3 +66,6 @@ export function saoPauloDay(days = 0): string {
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
+
+/** A fixed WEBHOOK_SECRET_KEY (base64 of 32 bytes), which production configuration requires. */
+export const TEST_WEBHOOK_KEY = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';

@@ -13,6 +13,7 @@ import { createDatabaseClient, type Database } from '../../src/database/prisma-c
 import { Lifecycle } from '../../src/health/lifecycle';
 import { readinessCheck } from '../../src/health/readiness';
 import { createLogger } from '../../src/logger';
+import { startDeliveryWorker } from '../../src/webhooks/delivery-worker';
 
 export interface InProcessApp {
   app: Express;
@@ -31,12 +32,20 @@ export interface InProcessOptions {
 }
 
 export async function startAppOn(databaseUrl: string, overrides: Record<string, string> = {}, options: InProcessOptions = {}): Promise<InProcessApp> {
-  const config = loadConfig({ LOG_LEVEL: options.logTo ? 'info' : 'silent', DATABASE_URL: databaseUrl, DATABASE_POOL_MAX: '5', ...overrides });
+  // No webhook delivery worker unless the test asks for one (WEBHOOK_DELIVERY_CONCURRENCY).
+  const config = loadConfig({
+    LOG_LEVEL: options.logTo ? 'info' : 'silent',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: '5',
+    WEBHOOK_DELIVERY_CONCURRENCY: '0',
+    ...overrides,
+  });
   const db = createDatabaseClient(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS });
   const logger = createLogger(config.LOG_LEVEL, options.logTo);
   const tokenCache = startTokenCache(databaseUrl, config.TOKEN_CACHE_SIZE, logger);
   await tokenCache.ready;
   const lifecycle = new Lifecycle();
+  const deliveries = await startDeliveryWorker(db, config, databaseUrl, logger);
   if (options.draining) lifecycle.startDraining();
   const app = await buildApp({
     db,
@@ -53,6 +62,7 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
     config,
     principals: tokenCache.principals,
     async close() {
+      await deliveries.stop();
       await tokenCache.stop();
       await db.$disconnect();
     },

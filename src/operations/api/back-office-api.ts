@@ -5,12 +5,13 @@ import type { ApiDefinition } from '../../http/pipeline';
 import { backOfficeWork, type BackOfficeWork } from './back-office-work';
 import { credentialOperations } from './credential-operations';
 import { reviewOperations } from './review-operations';
+import { webhookOperations } from './webhook-operations';
 
 export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/operations.yaml',
     document: loadContract('operations'),
-    operations: [...reviewOperations, ...credentialOperations],
+    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations],
     workFor: backOfficeWork(config.ENVIRONMENT),
   };
 }

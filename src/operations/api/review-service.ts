@@ -10,7 +10,7 @@ import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
 import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../../guarantees/guarantee-repository';
-import { appendHistory, type Actor } from '../../guarantees/history';
+import { appendComment, type Actor } from '../../guarantees/history';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from '../review-actions';
 
@@ -108,7 +108,7 @@ export async function addStaffComment(tx: Transaction, id: bigint, staff: Actor,
   if (text.length === 0 || text.length > MAX_COMMENT) throw new ValidationFailed([`comment: must be 1 to ${MAX_COMMENT} characters`]);
   const locked = await lockGuaranteeAnyCompany(tx, id);
   if (!locked) throw new NotFound();
-  return appendHistory(tx, {
+  return appendComment(tx, locked.companyId, {
     rentalInsuranceId: id,
     kind: 'comment',
     actor: staff,

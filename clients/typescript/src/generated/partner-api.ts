@@ -347,6 +347,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's webhook endpoints
+         * @description One page of the agency's webhook endpoints, oldest first. Secrets are never shown again
+         *     after creation or rotation. Paging works as for guarantees.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the agency's events of the chosen types, signed with Standard
+         *     Webhooks (see *Webhooks* in the introduction). The answer holds the endpoint's signing
+         *     secret (`whsec_...`): it is shown **once**, in this answer only (a replay of the same
+         *     `Idempotency-Key` shows `secret: null`); store it right away. Lost: rotate it.
+         *
+         *     In production the URL must be `https` and its host must resolve only to public addresses:
+         *     a loopback, private (RFC 1918, unique local), link-local, carrier-grade NAT, multicast or
+         *     cloud metadata address is refused with `400 webhook_url_refused`, here and again at every
+         *     delivery (the address checked is the address connected to, against DNS rebinding). In the
+         *     sandbox `http://` and loopback addresses are allowed so that a handler on the partner's
+         *     own machine (`http://127.0.0.1:8080/webhooks`) can be tested. At most 10 endpoints per
+         *     agency (`409 webhook_endpoint_limit`).
+         *
+         *     Requires `Idempotency-Key`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description The endpoint with its current version in `ETag` (for `PATCH`). The secret is never shown
+         *     here. Another agency's endpoint is `404 not_found`, like a missing one.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log; deliveries not yet made are dropped. Events stay
+         *     in `GET /v1/events`. Requires `Idempotency-Key`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint (merge patch)
+         * @description JSON Merge Patch (RFC 7396) of the URL, description, event types or `enabled`.
+         *     `enabled: true` re-enables an endpoint that the service disabled (`disabledReason` is then
+         *     cleared and its failure count starts again). A new URL is checked as at registration.
+         *     Requires `Idempotency-Key` and `If-Match`.
+         */
+        patch: operations["patchWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Creates a new secret, shown **once** in this answer (a replay shows `secret: null`). For
+         *     24 hours every delivery is signed with both the new and the previous secret (two
+         *     `v1,` signatures in `webhook-signature`), so the receiver can switch secrets without
+         *     losing a delivery; then only the new one signs. Rotating again within those 24 hours
+         *     retires the oldest secret at once. Requires `Idempotency-Key`.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Queues one `webhook.test` event for this endpoint only (even when it is disabled or does
+         *     not subscribe to any type), signed and retried like any other delivery. The event is not
+         *     part of `GET /v1/events`. Requires `Idempotency-Key`.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's recent deliveries
+         * @description One page of the endpoint's deliveries, newest first, each with its attempts (status,
+         *     latency, error; never a secret). Kept for 30 days. Paging works as for guarantees.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event to the endpoint again
+         * @description Queues one more attempt of this delivery now, with the same `webhook-id` (the event's id),
+         *     whatever its status; a pending delivery is attempted now instead of at its scheduled
+         *     time. Requires `Idempotency-Key`.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's events (reconciliation feed)
+         * @description The agency's events, the same ones the webhooks deliver (with the same `id`), in the
+         *     order the service committed them, oldest first. Cursor paging: start without `after`
+         *     (or with the `cursor` of the last event you processed) and follow `_links.next` until
+         *     `_embedded.events` is empty; `_links.next` is always present, so it is also the place to
+         *     poll from later. A cursor is opaque. The feed has no gap and no duplicate even while
+         *     writes go on: an event appears only once every transaction that started before it has
+         *     ended, so an event never shows up behind a cursor already read (it can appear up to a few
+         *     seconds after it is delivered by webhook). Events are kept for 30 days.
+         *     `type` (repeatable, OR), `occurredFrom` and `occurredBefore` filter the page.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -414,7 +602,144 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    rentalInsuranceStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.status_changed: A guarantee changed status
+         * @description Every transition of the status machine (see *Lifecycle*), whoever made it: the partner, a reviewer, the signers, the scheduler (expiry, termination, archiving) or the sandbox reviewer. Also sent when a guarantee is created (`previousStatus: null`).
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.status_changed`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rentalInsuranceSignatureChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.signature_changed: The contract signatures changed
+         * @description Signature records were created (proposal accepted), reset (contract reissued) or discarded (contract invalidated), the signing envelope got ready, or a signer signed or refused.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.signature_changed`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceSignatureChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rentalInsuranceCommentAdded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.comment_added: A comment was added to a guarantee
+         * @description A comment in the guarantee's history: a reviewer's (creator `serviceAccount: false`) or one of the agency's own credentials.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.comment_added`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceCommentAddedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    rentalInsuranceContractReissued: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.contract_reissued: The contract was reissued
+         * @description A contractual change of an accepted guarantee reissued its contract: every signature record is pending again.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.contract_reissued`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceContractReissuedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    statementEntryCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * statement_entry.created: A statement entry was posted
+         * @description A new entry in the agency's statement (`GET /v1/financial/statement-entries`), for instance the fees posted when a guarantee becomes active.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `statement_entry.created`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["statementEntryCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: A test event
+         * @description Sent only by `POST /v1/webhook-endpoints/{endpointId}/test`, to that endpoint, signed and
+         *     retried like any other event. Not listed by `GET /v1/events`; it cannot be subscribed to.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1062,6 +1387,228 @@ export interface components {
             page: components["schemas"]["PageMetadata"];
         };
         /**
+         * @description The type of an event (see the document's `webhooks`). `webhook.test` is only ever sent by
+         *     `POST /v1/webhook-endpoints/{endpointId}/test` and cannot be subscribed to.
+         * @enum {string}
+         */
+        WebhookEventType: "rental_insurance.status_changed" | "rental_insurance.signature_changed" | "rental_insurance.comment_added" | "rental_insurance.contract_reissued" | "statement_entry.created";
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. `https` in production (see the operation).
+             */
+            url: string;
+            description?: string | null;
+            /** @description The event types this endpoint receives. */
+            eventTypes: components["schemas"]["WebhookEventType"][];
+        };
+        WebhookEndpointPatch: {
+            /** Format: uri */
+            url?: string;
+            description?: string | null;
+            eventTypes?: components["schemas"]["WebhookEventType"][];
+            /** @description `false` stops deliveries (events are still kept in the feed); `true` resumes them. */
+            enabled?: boolean;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description Why the endpoint is disabled: `partner` (by `PATCH`), `gone` (it answered `410 Gone`),
+             *     `failing` (every attempt failed for 5 days, see *Webhooks*), `operator` (by the
+             *     service's staff); `null` while enabled.
+             * @enum {string|null}
+             */
+            disabledReason: "partner" | "gone" | "failing" | "operator" | null;
+            /**
+             * Format: date-time
+             * @description Start of the current run of failed attempts (`null` when the last attempt succeeded).
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description While a rotated-out secret still signs (24 hours after a rotation), when it stops; otherwise `null`.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /** @enum {string|null} */
+            disabledReason: "partner" | "gone" | "failing" | "operator" | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            /** Format: date-time */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The signing secret (`whsec_` and 32 random bytes in base64), shown once: in the first
+             *     answer only, `null` in a replay of the same `Idempotency-Key`.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9eC1hQ3m6hM=
+             */
+            secret: string | null;
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description The receiver's HTTP status; `null` when no answer came (timeout, refused connection, refused address). */
+            responseStatus: number | null;
+            latencyMs: number;
+            /** @description What went wrong, when the attempt failed (never a secret nor the response body). */
+            error: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event's id, sent as `webhook-id` on every attempt.
+             */
+            eventId: string;
+            eventType: string;
+            /**
+             * @description `pending` (an attempt is queued), `succeeded` (a 2xx answer), `failed` (retries spent, 410 Gone, or the endpoint was disabled).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Every attempt, oldest first. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description One page of webhook endpoints. `_embedded` is always present. */
+        WebhookEndpointPage: {
+            _embedded: {
+                webhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of deliveries, newest first. `_embedded` is always present. */
+        WebhookDeliveryPage: {
+            _embedded: {
+                webhookDeliveries: components["schemas"]["WebhookDelivery"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @description What every event has, delivered by webhook and listed by `GET /v1/events`. Payloads are
+         *     **fat**: `data` holds the resource as it was right after the change (the same
+         *     representation as the API's answers), so a handler can act without calling back, and a
+         *     delivery retried hours later still says what the change was. Use `GET` on the resource
+         *     when you need its state *now*: events of one guarantee may arrive out of order (order them
+         *     by `occurredAt`, or by the `version` of `data.rentalInsurance`).
+         */
+        EventEnvelope: {
+            /**
+             * Format: uuid
+             * @description Stable id of the event; also the `webhook-id` header of every delivery attempt (use it to ignore duplicates).
+             */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description The agency (company) the event belongs to; events never reach another agency. */
+            agencyId: string;
+            /**
+             * @description Version of this document that describes `data`.
+             * @example 2.0.0
+             */
+            apiVersion: string;
+            /** @description Position of the event in `GET /v1/events` (pass it as `after`). */
+            cursor: string;
+            data: Record<string, never>;
+        };
+        RentalInsuranceStatusChangedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.status_changed";
+            data?: {
+                /** @description `null` when the guarantee was just created. */
+                previousStatus: components["schemas"]["RentalInsuranceStatus"] | null;
+                status: components["schemas"]["RentalInsuranceStatus"];
+                /** @description The history entry's comment (a reviewer's reason, what is missing...). */
+                comment: string | null;
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        RentalInsuranceSignatureChangedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.signature_changed";
+            data?: {
+                comment: string | null;
+                /** @description Every current signature record (empty when the contract was invalidated). */
+                signatures: components["schemas"]["Signature"][];
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        RentalInsuranceCommentAddedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.comment_added";
+            data?: {
+                /** Format: int64 */
+                rentalInsuranceId: number;
+                historyEntry: components["schemas"]["HistoryEntry"];
+            };
+        };
+        RentalInsuranceContractReissuedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.contract_reissued";
+            data?: {
+                signatures: components["schemas"]["Signature"][];
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        StatementEntryCreatedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "statement_entry.created";
+            data?: {
+                statementEntry: components["schemas"]["StatementEntry"];
+                /** Format: int64 */
+                rentalInsuranceId: number | null;
+            };
+        };
+        WebhookTestEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "webhook.test";
+            data?: {
+                /** Format: uuid */
+                endpointId: string;
+                message: string;
+            };
+        };
+        /** @description Any event of the feed. */
+        Event: components["schemas"]["RentalInsuranceStatusChangedEvent"] | components["schemas"]["RentalInsuranceSignatureChangedEvent"] | components["schemas"]["RentalInsuranceCommentAddedEvent"] | components["schemas"]["RentalInsuranceContractReissuedEvent"] | components["schemas"]["StatementEntryCreatedEvent"];
+        /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
+        EventPage: {
+            _embedded: {
+                events: components["schemas"]["Event"][];
+            };
+            _links: {
+                self: components["schemas"]["Link"];
+                next: components["schemas"]["Link"];
+            };
+        };
+        /**
          * @description Body of every error response. Branch on `code`; `message` is for humans and may change.
          *     `details` lists one string per problem, naming the field (`tenant.cpfCnpj: invalid check
          *     digits`). `correlationId` equals the `X-Correlation-Id` response header.
@@ -1085,6 +1632,8 @@ export interface components {
          *     | `invalid_state` | 409 | The guarantee's status does not allow this write (closed status; accept or refuse outside `approved`). |
          *     | `duplicate_co_tenant` | 409 | The CPF/CNPJ is already the tenant's or another co-tenant's. |
          *     | `co_tenant_limit_reached` | 409 | The guarantee already has 10 co-tenants. |
+         *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
+         *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
          *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
@@ -1424,6 +1973,20 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+        WebhookEndpointId: string;
+        /** @description The delivery's id (a UUID), within the endpoint. */
+        WebhookDeliveryId: string;
+        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+        WebhookIdHeader: string;
+        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+         *     live secret). Valid when any of them verifies.
+         */
+        WebhookSignatureHeader: string;
         /**
          * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
          *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
@@ -3039,6 +3602,633 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.imobiliariapaulista.example/webhooks/rental-guarantee",
+                 *       "description": "ERP production",
+                 *       "eventTypes": [
+                 *         "rental_insurance.status_changed",
+                 *         "rental_insurance.signature_changed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret (shown once). */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (without its secret). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or the replay of the deletion). */
+            204: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventTypes": [
+                 *         "rental_insurance.status_changed"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint (or the replay of the update). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret (shown once). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery queued (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last event already read; absent = from the oldest event kept. */
+                after?: string;
+                /** @description Events per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only events of these types. */
+                type?: components["schemas"]["WebhookEventType"][];
+                /** @description Only events that occurred at or after this instant. */
+                occurredFrom?: string;
+                /** @description Only events that occurred before this instant. */
+                occurredBefore?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOpenApiJson: {
         parameters: {
             query?: never;
@@ -3149,6 +4339,557 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rentalInsuranceStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0000",
+                 *       "type": "rental_insurance.status_changed",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "previousStatus": "under_review",
+                 *         "status": "approved",
+                 *         "comment": "Proposal approved.",
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "approved",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceSignatureChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0001",
+                 *       "type": "rental_insurance.signature_changed",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "comment": "Contract signature requested.",
+                 *         "signatures": [
+                 *           {
+                 *             "role": "document",
+                 *             "cpfCnpj": null,
+                 *             "name": null,
+                 *             "status": "pending"
+                 *           },
+                 *           {
+                 *             "role": "tenant",
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "status": "pending"
+                 *           }
+                 *         ],
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "accepted",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceSignatureChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceCommentAddedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0002",
+                 *       "type": "rental_insurance.comment_added",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "historyEntry": {
+                 *           "creator": {
+                 *             "name": "Ana Souza",
+                 *             "serviceAccount": false
+                 *           },
+                 *           "comment": "Envie o comprovante de renda dos últimos 3 meses.",
+                 *           "previousStatus": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "status": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "documents": [],
+                 *           "createdAt": "2026-11-22T10:15:30.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceCommentAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceContractReissuedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0003",
+                 *       "type": "rental_insurance.contract_reissued",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "signatures": [
+                 *           {
+                 *             "role": "document",
+                 *             "cpfCnpj": null,
+                 *             "name": null,
+                 *             "status": "pending"
+                 *           },
+                 *           {
+                 *             "role": "tenant",
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "status": "pending"
+                 *           }
+                 *         ],
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "accepted",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceContractReissuedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    statementEntryCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0004",
+                 *       "type": "statement_entry.created",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "statementEntry": {
+                 *           "id": 90211,
+                 *           "date": "2026-11-21",
+                 *           "description": "Tarifa de emissão - garantia 1045",
+                 *           "amount": -150,
+                 *           "type": "fee"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatementEntryCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0099",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc5MA",
+                 *       "data": {
+                 *         "endpointId": "3b0c7f0e-5d6a-4c1e-9a3f-2e1d0c9b8a77",
+                 *         "message": "A test event sent by POST /v1/webhook-endpoints/{endpointId}/test."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt, retried as described in *Webhooks*. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -1,0 +1,44 @@
+/**
+ * The events of a change to a guarantee, emitted by guarantee-change.ts and create-guarantee.ts
+ * (every write of a guarantee goes through one of them) in the change's transaction. Payloads are
+ * fat: the guarantee as the API shows it right after the change, and its signature records.
+ */
+import type { Queryable } from '../database/prisma-client';
+import { toRentalInsurance, type GuaranteeRow } from '../guarantees/guarantee-mapper';
+import { listSignatures } from '../guarantees/signatures';
+import type { Effect, SignatureChange, Status } from '../guarantees/status-machine';
+import { emitEvent } from './outbox';
+
+export interface GuaranteeChangeFacts {
+  row: GuaranteeRow;
+  previousStatus: Status | null;
+  status: Status;
+  effects: readonly Effect[];
+  /** The signature records were created, reset, discarded or updated by this change. */
+  signaturesChanged: boolean;
+  comment: string | null;
+}
+
+export async function emitGuaranteeEvents(db: Queryable, change: GuaranteeChangeFacts): Promise<void> {
+  const { row } = change;
+  const rentalInsurance = toRentalInsurance(row);
+  const companyId = row.companyId;
+  if (change.previousStatus !== change.status) {
+    await emitEvent(db, {
+      companyId,
+      type: 'rental_insurance.status_changed',
+      data: { previousStatus: change.previousStatus, status: change.status, comment: change.comment, rentalInsurance },
+    });
+  }
+  if (!change.signaturesChanged) return;
+  const signatures = await listSignatures(db, row.id);
+  await emitEvent(db, { companyId, type: 'rental_insurance.signature_changed', data: { comment: change.comment, signatures, rentalInsurance } });
+  if (change.effects.includes('contract_reissued')) {
+    await emitEvent(db, { companyId, type: 'rental_insurance.contract_reissued', data: { signatures, rentalInsurance } });
+  }
+}
+
+/** Whether a change touched the signature records. */
+export function signaturesChanged(change: SignatureChange, historyKind: string): boolean {
+  return change !== 'keep' || historyKind === 'signature_changed';
+}

@@ -1,0 +1,144 @@
+/**
+ * A partner's webhook endpoints and their deliveries, scoped to the company of the request's
+ * principal. Every write runs in the pipeline's transaction (idempotency), so a test event or a
+ * redelivery is queued exactly when the write commits.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../database/prisma-client';
+import { Conflict, NotFound } from '../errors';
+import { emitEvent, enqueueDelivery } from '../events/outbox';
+import { TEST_EVENT_TYPE } from '../events/event-types';
+import type { components } from '../generated/partner-api';
+import type { WebhookEndpoint } from '../generated/prisma/client';
+import { newWebhookSecret, type SecretBox } from './secret-box';
+import { assertDeliverableUrl, type UrlPolicy } from './url-safety';
+
+type Schemas = components['schemas'];
+type Page = { offset: number; size: number };
+
+export const MAX_ENDPOINTS_PER_AGENCY = 10;
+/** How long a rotated-out secret still signs. */
+export const PREVIOUS_SECRET_HOURS = 24;
+
+export interface WebhookRules {
+  box: SecretBox;
+  policy: UrlPolicy;
+}
+
+const endpointNotFound = () => new NotFound('Webhook endpoint not found.');
+const DELIVERY_INCLUDE = { attempts: { orderBy: { id: 'asc' as const } }, event: { select: { type: true } } };
+
+export function companyWebhooks(db: Queryable, companyId: string, rules: WebhookRules) {
+  const find = async (id: string): Promise<WebhookEndpoint> =>
+    (await db.webhookEndpoint.findFirst({ where: { id, companyId } })) ?? Promise.reject(endpointNotFound());
+  const findDelivery = async (endpointId: string, deliveryId: string) =>
+    (await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId, companyId }, include: DELIVERY_INCLUDE })) ??
+    Promise.reject(new NotFound('Webhook delivery not found.'));
+  return {
+    find,
+    list: async (page: Page) => {
+      const total = await db.webhookEndpoint.count({ where: { companyId } });
+      const rows =
+        page.offset < total
+          ? await db.webhookEndpoint.findMany({
+              where: { companyId },
+              orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+              skip: page.offset,
+              take: page.size,
+            })
+          : [];
+      return { rows, total };
+    },
+    /** The endpoint a PATCH changes, locked until the write's transaction ends (the precondition of If-Match). */
+    lock: async (id: string): Promise<WebhookEndpoint> => {
+      await db.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid AND company_id = ${companyId} FOR UPDATE`;
+      return find(id);
+    },
+    create: async (body: Schemas['WebhookEndpointCreate']) => {
+      await assertDeliverableUrl(body.url, rules.policy);
+      await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ${companyId}))::text`;
+      if ((await db.webhookEndpoint.count({ where: { companyId } })) >= MAX_ENDPOINTS_PER_AGENCY) {
+        throw new Conflict('webhook_endpoint_limit', `The agency already has ${MAX_ENDPOINTS_PER_AGENCY} webhook endpoints.`);
+      }
+      const secret = newWebhookSecret();
+      const row = await db.webhookEndpoint.create({
+        data: {
+          id: randomUUID(),
+          companyId,
+          url: body.url,
+          description: body.description ?? null,
+          eventTypes: [...body.eventTypes],
+          secret: rules.box.seal(secret),
+        },
+      });
+      return { row, secret };
+    },
+    patch: async (current: WebhookEndpoint, body: Schemas['WebhookEndpointPatch']) => {
+      if (body.url !== undefined) await assertDeliverableUrl(body.url, rules.policy);
+      const enabling = body.enabled === true && !current.enabled;
+      return db.webhookEndpoint.update({
+        where: { id: current.id },
+        data: {
+          ...(body.url !== undefined ? { url: body.url } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.eventTypes !== undefined ? { eventTypes: [...body.eventTypes] } : {}),
+          ...(body.enabled === false && current.enabled ? { enabled: false, disabledReason: 'partner' } : {}),
+          ...(enabling ? { enabled: true, disabledReason: null, failingSince: null } : {}),
+          version: { increment: 1 },
+          updatedAt: new Date(),
+        },
+      });
+    },
+    remove: async (id: string) => {
+      const { count } = await db.webhookEndpoint.deleteMany({ where: { id, companyId } });
+      if (count === 0) throw endpointNotFound();
+    },
+    rotate: async (id: string) => {
+      const current = await find(id);
+      const secret = newWebhookSecret();
+      const row = await db.webhookEndpoint.update({
+        where: { id: current.id },
+        data: {
+          secret: rules.box.seal(secret),
+          previousSecret: current.secret,
+          previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000),
+          version: { increment: 1 },
+          updatedAt: new Date(),
+        },
+      });
+      return { row, secret };
+    },
+    sendTest: async (id: string) => {
+      const endpoint = await find(id);
+      const data = { endpointId: endpoint.id, message: 'A test event sent by POST /v1/webhook-endpoints/{endpointId}/test.' };
+      const eventId = await emitEvent(db, { companyId, type: TEST_EVENT_TYPE, data }, endpoint.id);
+      const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: DELIVERY_INCLUDE });
+      return delivery;
+    },
+    deliveries: async (id: string, page: Page) => {
+      const endpoint = await find(id);
+      const where = { endpointId: endpoint.id, companyId };
+      const total = await db.webhookDelivery.count({ where });
+      const rows =
+        page.offset < total
+          ? await db.webhookDelivery.findMany({
+              where,
+              include: DELIVERY_INCLUDE,
+              orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+              skip: page.offset,
+              take: page.size,
+            })
+          : [];
+      return { rows, total };
+    },
+    redeliver: async (endpointId: string, deliveryId: string) => {
+      const delivery = await findDelivery(endpointId, deliveryId);
+      const now = new Date();
+      await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: now } });
+      await enqueueDelivery(db, delivery.id, now);
+      return { ...delivery, status: 'pending', nextAttemptAt: now };
+    },
+  };
+}
+
+export type CompanyWebhooks = ReturnType<typeof companyWebhooks>;

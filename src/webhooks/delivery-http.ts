@@ -1,0 +1,70 @@
+/**
+ * One HTTP attempt of a webhook: POST with node:http(s) (no redirect is ever followed), a timeout
+ * over the whole exchange, at most 64 KiB of the answer read (then the socket is dropped), and the
+ * connection made only to an address that url-safety.ts checked (DNS rebinding).
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { addressProblem, pinnedLookup, urlProblem, type UrlPolicy } from './url-safety';
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface AttemptOutcome {
+  /** The receiver's status; absent when no answer came. */
+  status?: number;
+  retryAfter?: string;
+  error?: string;
+  latencyMs: number;
+}
+
+export async function postWebhook(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; policy: UrlPolicy },
+): Promise<AttemptOutcome> {
+  const started = process.hrtime.bigint();
+  const latencyMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+  const url = new URL(target);
+  // A host written as an address is never looked up (so never reaches pinnedLookup): check it here.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const problem = urlProblem(url, options.policy) ?? (isIP(host) ? addressProblem(host, options.policy) : null);
+  if (problem) return { error: `refused: ${problem}`, latencyMs: 0 };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<AttemptOutcome>((resolve) => {
+    const request = client.request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'RentalGuarantee-Webhooks/1',
+      },
+      lookup: pinnedLookup(options.policy) as never,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      agent: false,
+    });
+    request.on('response', (response) => {
+      let read = 0;
+      const finish = () => {
+        const retryAfter = response.headers['retry-after'];
+        resolve({ status: response.statusCode, ...(retryAfter ? { retryAfter } : {}), latencyMs: latencyMs() });
+      };
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_RESPONSE_BYTES) {
+          response.destroy();
+          finish();
+        }
+      });
+      response.on('end', finish);
+      response.on('error', finish);
+    });
+    request.on('error', (error: Error & { code?: string }) => {
+      const reason = error.name === 'TimeoutError' || error.name === 'AbortError' ? `timeout after ${options.timeoutMs} ms` : error.message;
+      resolve({ error: reason.slice(0, 500), latencyMs: latencyMs() });
+    });
+    request.end(body);
+  });
+}

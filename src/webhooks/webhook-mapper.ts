@@ -1,0 +1,47 @@
+/** Webhook rows to the contract's shapes. Secrets are never mapped (only shown once, by revealOnce). */
+import type { components } from '../generated/partner-api';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client';
+
+type Schemas = components['schemas'];
+
+export function toWebhookEndpoint(row: WebhookEndpoint, now = new Date()): Schemas['WebhookEndpoint'] {
+  const rotating = row.previousSecret !== null && row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes as Schemas['WebhookEventType'][],
+    enabled: row.enabled,
+    disabledReason: row.enabled ? null : ((row.disabledReason ?? 'partner') as Schemas['WebhookEndpoint']['disabledReason']),
+    failingSince: row.failingSince?.toISOString() ?? null,
+    previousSecretExpiresAt: rotating ? row.previousSecretExpiresAt!.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The stored (replayable) body of a write that shows a secret: `secret: null`; revealOnce adds it to the first answer. */
+export function withHiddenSecret(row: WebhookEndpoint): Schemas['WebhookEndpointWithSecret'] {
+  return { ...toWebhookEndpoint(row), secret: null };
+}
+
+export const revealSecret = (secret: string) => (stored: Schemas['WebhookEndpointWithSecret']) => ({ ...stored, secret });
+
+export type DeliveryRow = WebhookDelivery & { attempts: WebhookAttempt[]; event: { type: string } };
+
+export function toWebhookDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.event.type,
+    status: row.status as Schemas['WebhookDelivery']['status'],
+    attempts: row.attempts.map((attempt) => ({
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      responseStatus: attempt.responseStatus,
+      latencyMs: attempt.latencyMs,
+      error: attempt.error,
+    })),
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Operations on webhook endpoints and the event feed (issue 14): their requests name a webhook
+ * endpoint, not a guarantee, so they are not in this table; their scopes, 401/403, foreign-id
+ * 404s and idempotency are tested in test/webhooks/ (webhook-isolation.test.ts and the others).
+ */
+export const WEBHOOK_OPERATIONS = [
+  'listWebhookEndpoints',
+  'createWebhookEndpoint',
+  'getWebhookEndpoint',
+  'patchWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookEndpointSecret',
+  'sendWebhookTest',
+  'listWebhookDeliveries',
+  'redeliverWebhook',
+  'listEvents',
+];

@@ -1,0 +1,82 @@
+/**
+ * The back office sees an agency's webhook endpoints and deliveries (never a secret) and can
+ * disable an endpoint, through the operations API and the admin tool; deliveries then stop.
+ */
+import { runCli } from '../../src/operations/cli/run-cli';
+import { webhookCommands } from '../../src/operations/cli/webhook-commands';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { useStaff } from '../operations/ops-support';
+import { startReceiver, webhookClient } from './webhook-support';
+
+// As in test/operations/cli.test.ts: with DATABASE_URL set the tool never starts an embedded
+// server, and Jest's CommonJS sandbox cannot load that ESM-only module.
+jest.mock('../../src/database/embedded-server', () => ({
+  embeddedUrl: () => 'postgresql://unused@localhost/unused',
+  startEmbeddedServer: () => Promise.reject(new Error('no embedded server in this test')),
+}));
+jest.setTimeout(120_000);
+
+/** Runs the admin tool in-process with --json against this file's database; returns its parsed output. */
+async function admin(...args: string[]): Promise<any> {
+  const printed: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = world.databaseUrl;
+  try {
+    expect(await runCli([...args, '--json'], webhookCommands)).toBe(0);
+    return JSON.parse(printed.join('\n'));
+  } finally {
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+    log.mockRestore();
+  }
+}
+const world = useTestApp({ WEBHOOK_DELIVERY_CONCURRENCY: '2', SCHEDULER_INTERVAL_MS: '0' }, { agencies: 1 });
+const { ops } = useStaff(world);
+const partner = asPartner(world);
+const hooks = webhookClient(world, () => world.agency);
+
+describe('When staff look after an agency’s webhooks', () => {
+  it('then they list its endpoints and deliveries, and disabling an endpoint stops its deliveries', async () => {
+    const receiver = await startReceiver();
+    world.beforeClose(() => receiver.close());
+    const endpoint = await hooks.register(receiver.url, ['rental_insurance.status_changed']);
+    await partner.newGuarantee();
+    await receiver.waitFor((all) => all.length >= 1);
+
+    const list = await ops.get(`/v1/webhook-endpoints?companyId=${world.agency.companyId}`);
+    expect(list.status).toBe(200);
+    expect(list.body._embedded.webhookEndpoints).toEqual([
+      expect.objectContaining({ id: endpoint.id, companyId: world.agency.companyId, enabled: true, url: receiver.url }),
+    ]);
+    expect(list.text).not.toContain('whsec_');
+    let deliveries = await ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+    for (let i = 0; i < 30 && deliveries.body._embedded.webhookDeliveries[0]?.status !== 'succeeded'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      deliveries = await ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+    }
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body._embedded.webhookDeliveries[0]).toMatchObject({ status: 'succeeded', eventType: 'rental_insurance.status_changed' });
+
+    const disabled = await ops.post(`/v1/webhook-endpoints/${endpoint.id}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({ enabled: false, disabledReason: 'operator' });
+    expect((await hooks.get(endpoint.id)).body).toMatchObject({ enabled: false, disabledReason: 'operator' });
+    const audit = await ops.get(`/v1/audit-log?companyId=${world.agency.companyId}&action=webhook_endpoint.disabled`);
+    expect(audit.body._embedded.auditLogEntries).toHaveLength(1);
+    await partner.newGuarantee();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received).toHaveLength(1);
+    expect((await ops.get(`/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000/deliveries`)).status).toBe(404);
+    expect((await ops.post(`/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000/disable`)).status).toBe(404);
+  });
+
+  it('then the admin tool lists the endpoints and disables one', async () => {
+    const endpoint = await hooks.register('http://127.0.0.1:9/hooks', ['statement_entry.created']);
+    const listed = await admin('webhooks', 'list', '--company', world.agency.companyId);
+    expect(listed.items.map((item: { id: string }) => item.id)).toContain(endpoint.id);
+    const disabled = await admin('webhooks', 'disable', '--endpoint', endpoint.id, '--staff', 'Ana Revisora');
+    expect(disabled).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: 'operator' });
+  });
+});
