@@ -38,6 +38,8 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
     SCHEDULER_INTERVAL_MS: '0',
+    // No webhook delivery worker (the bench agency subscribes no endpoint; a build without webhooks ignores it).
+    WEBHOOK_DELIVERY_CONCURRENCY: '0',
     // Required in production (webhook secrets at rest); a fixed key is fine for a benchmark.
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   };

@@ -5,7 +5,7 @@
  *    over BENCH_PAIRS pairs, because this machine's speed moves between runs;
  *  - get and create with one service process and with two (WEB_CONCURRENCY=2, node:cluster) on
  *    this 2-core machine that PostgreSQL and the load generator share.
- * `BENCH_VARIANTS=0` leaves them out.
+ * `BENCH_VARIANTS=0` leaves them out; `BENCH_ONLY=variants` runs only them.
  */
 import { accessToken, scenarioInputs, type BenchDatabase } from './setup';
 import { log, measure } from './measure';
@@ -34,7 +34,7 @@ interface Setup {
 async function measureNamed(setup: Setup, names: string[], settings: Settings): Promise<Measurement[]> {
   const origin = `http://127.0.0.1:${PORT}`;
   const service = await startService(
-    { ...setup.baseEnv, ...settings, PORT: String(PORT), PUBLIC_ORIGIN: origin },
+    { ...setup.baseEnv, WEBHOOK_DELIVERY_CONCURRENCY: '0', ...settings, PORT: String(PORT), PUBLIC_ORIGIN: origin },
     `${origin}/rental-guarantee/openapi.json`,
   );
   try {

@@ -13,6 +13,7 @@ import { PROJECT_ROOT } from '../src/project-root';
 import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
+import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, ROWS, scenarioInputs, selected } from './setup';
@@ -37,7 +38,12 @@ async function main(): Promise<void> {
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   };
   const origin = `http://127.0.0.1:${PORTS.service}`;
-  const service = await startService({ ...env, PORT: String(PORTS.service) }, `${origin}/rental-guarantee/openapi.json`);
+  // Its delivery worker stays off: the webhook lag below is measured with a sandbox service's worker
+  // alone (a production worker refuses the loopback receiver).
+  const service = await startService(
+    { ...env, PORT: String(PORTS.service), WEBHOOK_DELIVERY_CONCURRENCY: '0' },
+    `${origin}/rental-guarantee/openapi.json`,
+  );
   const token = await accessToken(origin, bench.basic);
   const floorProbe = (port: number) => ({
     url: `http://127.0.0.1:${port}/rental-insurances/${bench.sample.id}`,
@@ -98,9 +104,10 @@ async function main(): Promise<void> {
     }
     // The variants start services of their own; the one measured above stays idle meanwhile.
     const variants =
-      process.env.BENCH_ONLY || process.env.BENCH_VARIANTS === '0'
+      !selected('deployment variants') || process.env.BENCH_VARIANTS === '0'
         ? ''
         : formatVariants(await measureDeploymentVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const webhooks = !selected('webhook lag') || process.env.BENCH_WEBHOOKS === '0' ? '' : formatWebhookLag(await measureWebhookLag(bench, env));
     const report =
       formatResults(
         measurements,
@@ -111,7 +118,9 @@ async function main(): Promise<void> {
           connections: CONNECTIONS,
           maxRssMb: memory.maxRssMb(),
         },
-      ) + variants;
+      ) +
+      variants +
+      webhooks;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
       const file = path.join(PROJECT_ROOT, 'bench', 'results.md');

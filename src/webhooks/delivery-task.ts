@@ -70,10 +70,14 @@ async function recordOutcome(db: Database, delivery: DeliveryFacts, attemptsMade
     const nextAttemptAt = delay === null || disabledReason ? null : new Date(now.getTime() + delay);
     const status = succeeded ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
     await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status, nextAttemptAt } });
-    await tx.webhookEndpoint.update({
-      where: { id: delivery.endpointId },
-      data: { failingSince, ...(disabledReason ? { enabled: false, disabledReason } : {}) },
-    });
+    // The endpoint's row changes only when it starts or stops failing, or is disabled: every delivery
+    // to one endpoint writing it would make them queue on its lock, one commit at a time.
+    if (failingSince !== delivery.endpoint.failingSince || disabledReason) {
+      await tx.webhookEndpoint.update({
+        where: { id: delivery.endpointId },
+        data: { failingSince, ...(disabledReason ? { enabled: false, disabledReason } : {}) },
+      });
+    }
     if (nextAttemptAt) await enqueueDelivery(tx, delivery.id, nextAttemptAt);
   });
 }

@@ -1,0 +1,180 @@
+/**
+ * Webhook delivery lag (issue 14): a sandbox service on the bench database (a company of its own,
+ * so that loopback receivers are allowed and no other agency's data is touched) creates
+ * BENCH_WEBHOOK_EVENTS guarantees (10,000 by default) through the API with 20 connections while
+ * one subscribed endpoint, a local receiver on 127.0.0.1, gets their `status_changed` events. The lag
+ * of an event is the time from its `occurredAt` to its arrival. The sandbox reviewer and the
+ * scheduler stay off, so every event comes from a create. `BENCH_WEBHOOKS=0` leaves it out;
+ * `BENCH_ONLY=webhook` runs only it.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCredential } from '../src/auth/credentials';
+import { SCOPES } from '../src/auth/scopes';
+import { createDatabaseClient } from '../src/database/prisma-client';
+import { log } from './measure';
+import { startService } from './processes';
+import { accessToken, scenarioInputs, type BenchDatabase } from './setup';
+import { scenarios } from './scenarios';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon');
+
+const PORT = 3797;
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
+const DRAIN_TIMEOUT_MS = 180_000;
+/**
+ * Creates per second (BENCH_WEBHOOK_RATE, 50): below what this machine sustains for creates and
+ * deliveries together, since the lag of a healthy receiver is asked, not the backlog of a flood (at
+ * full create speed the one service process creates faster than it delivers, and the lag grows with
+ * the run: see the hand-written notes in bench/results.md). 0: as fast as the API answers.
+ */
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 50);
+
+export interface WebhookLag {
+  events: number;
+  received: number;
+  duplicates: number;
+  createPerSecond: number;
+  createStatuses: Record<number, number>;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** A receiver that answers 204 and notes each event's lag, once per webhook-id. */
+async function startReceiver(): Promise<{ url: string; lags: number[]; seen: Set<string>; duplicates(): number; close(): void }> {
+  const lags: number[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const arrived = Date.now();
+      const id = String(request.headers['webhook-id']);
+      if (seen.has(id)) duplicates++;
+      else {
+        seen.add(id);
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { occurredAt: string };
+        lags.push(arrived - Date.parse(event.occurredAt));
+      }
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    lags,
+    seen,
+    duplicates: () => duplicates,
+    close: () => server.close(),
+  };
+}
+
+const COMPANY = 'bench-webhooks';
+
+/** A sandbox credential of the bench's webhook agency, whose endpoints of earlier runs (their receivers gone) are disabled first. */
+async function sandboxBasic(bench: BenchDatabase): Promise<string> {
+  const db = createDatabaseClient(bench.url, { poolMax: 2 });
+  try {
+    // Disabled, with their queued attempts removed from the queue (graphile-worker's remove_job), so
+    // that this run's deliveries do not wait behind retries to receivers that are gone.
+    await db.webhookEndpoint.updateMany({ where: { companyId: COMPANY, enabled: true }, data: { enabled: false, disabledReason: 'operator' } });
+    await db.$queryRaw`
+      SELECT graphile_worker.remove_job(d.id::text)::text FROM webhook_deliveries d WHERE d.company_id = ${COMPANY} AND d.status = 'pending'`;
+    await db.webhookDelivery.updateMany({ where: { companyId: COMPANY, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+    const credential = await createCredential(db, 'sandbox', {
+      companyId: COMPANY,
+      companyName: 'Bench webhooks',
+      displayName: `bench webhooks ${new Date().toISOString()}`,
+      scopes: [...SCOPES],
+      createdBy: 'bench',
+    });
+    return `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+export async function measureWebhookLag(bench: BenchDatabase, baseEnv: Record<string, string>): Promise<WebhookLag> {
+  const origin = `http://127.0.0.1:${PORT}`;
+  const receiver = await startReceiver();
+  const service = await startService(
+    {
+      ...baseEnv,
+      ENVIRONMENT: 'sandbox',
+      PORT: String(PORT),
+      PUBLIC_ORIGIN: origin,
+      SCHEDULER_INTERVAL_MS: '0',
+      SANDBOX_REVIEW_DELAY_SECONDS: '86400',
+    },
+    `${origin}/rental-guarantee/openapi.json`,
+  );
+  try {
+    const token = await accessToken(origin, await sandboxBasic(bench));
+    const registered = await fetch(`${origin}/rental-guarantee/v1/webhook-endpoints`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ url: receiver.url, eventTypes: ['rental_insurance.status_changed'] }),
+    });
+    if (registered.status !== 201) throw new Error(`webhook endpoint registration answered ${registered.status}`);
+    const create = scenarios(scenarioInputs(bench, token)).find((scenario) => scenario.name === 'create')!;
+    log(`webhook lag: ${EVENTS} creates, each delivering one event to ${receiver.url}`);
+    const statuses: Record<number, number> = {};
+    const result = await autocannon({
+      url: origin,
+      connections: 20,
+      amount: EVENTS,
+      ...(RATE > 0 ? { overallRate: RATE } : {}),
+      requests: [
+        {
+          method: create.method,
+          path: create.path,
+          headers: create.headers,
+          body: create.body,
+          setupRequest: create.setupRequest,
+          onResponse: (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1),
+        },
+      ],
+    });
+    const created = statuses[201] ?? 0;
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (receiver.seen.size < created && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const sorted = [...receiver.lags].sort((a, b) => a - b);
+    return {
+      events: created,
+      received: receiver.seen.size,
+      duplicates: receiver.duplicates(),
+      createPerSecond: result.requests.average,
+      createStatuses: statuses,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: sorted[sorted.length - 1] ?? NaN,
+    };
+  } finally {
+    receiver.close();
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+  }
+}
+
+export function formatWebhookLag(lag: WebhookLag): string {
+  const statuses = Object.entries(lag.createStatuses)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ');
+  return [
+    '',
+    '## Webhook delivery lag (same run)',
+    '',
+    `${lag.events.toLocaleString('en-US')} guarantees created through the API (20 connections, paced at ${RATE || 'unlimited'} req/s: ${lag.createPerSecond.toFixed(0)} req/s, ${statuses}) ` +
+      'with one subscribed endpoint on 127.0.0.1 answering 204; the lag of an event is the time from its `occurredAt` to its arrival.',
+    '',
+    '| events delivered | duplicates | lag p50 ms | lag p99 ms | lag max ms | target |',
+    '|---:|---:|---:|---:|---:|---|',
+    `| ${lag.received.toLocaleString('en-US')} of ${lag.events.toLocaleString('en-US')} | ${lag.duplicates} | ${lag.p50Ms} | ${lag.p99Ms} | ${lag.maxMs} | p99 < 1000 ms |`,
+    '',
+  ].join('\n');
+}
