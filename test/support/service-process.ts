@@ -55,6 +55,8 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       SCHEDULER_INTERVAL_MS: '0',
       // No metrics listener: several processes run at once on this host (a suite that reads metrics picks a free port).
       METRICS_PORT: '0',
+      // No webhook delivery worker unless the test asks for one, as in in-process-app.ts.
+      WEBHOOK_DELIVERY_CONCURRENCY: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
