@@ -5,6 +5,7 @@
  * the test worker exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -154,4 +155,20 @@ export async function call(
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     return { status: 0, headers: new Headers(), text: '', body: undefined, networkError: cause ?? (error as Error).message };
   }
+}
+
+/**
+ * Opens a NEW TCP connection (never one of fetch's pooled keep-alive sockets) and sends one GET:
+ * the HTTP status, or 0 when the connection is refused. A draining server still answers a request
+ * that arrives on a connection it already had (with `Connection: close`); only new ones are refused.
+ */
+export function statusOnNewConnection(origin: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const request = http.get(`${origin}${API_BASE}${pathAndQuery}`, { agent: false, headers, timeout: 10_000 }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('timeout', () => request.destroy(new Error('timeout')));
+    request.once('error', () => resolve(0));
+  });
 }
