@@ -1,14 +1,16 @@
 /**
  * The transactional outbox: `emitEvent` is called by the domain functions that make a change
  * (guarantee changes, comments, statement entries), on the same database handle, so the event row
- * commits or rolls back with the change. In the same statement it creates one delivery per enabled
- * endpoint of the agency subscribed to the type, and enqueues one graphile-worker job per delivery
+ * commits or rolls back with the change. In the same statement the event gets one delivery per
+ * enabled endpoint of the agency subscribed to the type, and one graphile-worker job per delivery
  * (`graphile_worker.add_job`, also in the transaction: the job exists exactly when the event does,
  * even if the process dies right after COMMIT; add_job's NOTIFY wakes a worker at COMMIT).
  */
 import { randomUUID } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import type { EventType } from './event-types';
+import { heldAppends, type HeldEvent } from '../database/held-appends';
 
 export const DELIVERY_TASK = 'deliver_webhook';
 
@@ -21,26 +23,42 @@ export interface NewEvent {
   data: unknown;
 }
 
-/** Stores the event and queues its deliveries; returns its id. `onlyEndpoint`: the test event of one endpoint. */
+/**
+ * Stores the event and queues its deliveries; returns its id. A write's transaction holds it
+ * (held-appends.ts) for its last statement; elsewhere it is written at once, after the events held
+ * so far, in one statement. `onlyEndpoint`: the test event of one endpoint (written at once: its
+ * delivery is read back).
+ */
 export async function emitEvent(db: Queryable, event: NewEvent, onlyEndpoint?: string): Promise<string> {
-  const id = randomUUID();
-  const data = JSON.stringify(event.data);
-  await db.$queryRaw`
-    WITH event AS (
-      INSERT INTO events (id, company_id, type, data) VALUES (${id}::uuid, ${event.companyId}, ${event.type}, ${data}::jsonb)
+  const row: HeldEvent = { id: randomUUID(), ...event };
+  const held = heldAppends(db);
+  if (held && !onlyEndpoint) {
+    held.events.push(row);
+    return row.id;
+  }
+  await db.$executeRaw`WITH ${eventRowsCtes([...(held?.events.splice(0) ?? []), row], onlyEndpoint)} SELECT 1`;
+  return row.id;
+}
+
+/**
+ * The CTEs that insert the events in their order, one delivery per enabled endpoint of their agency
+ * subscribed to their type (or only to `onlyEndpoint`), and one graphile-worker job per delivery
+ * (`add_job` in RETURNING: a data-modifying CTE always runs to completion, read or not).
+ */
+export function eventRowsCtes(events: HeldEvent[], onlyEndpoint?: string): Prisma.Sql {
+  return Prisma.sql`held_event AS (
+      INSERT INTO events (id, company_id, type, data)
+      SELECT (v->>'id')::uuid, v->>'companyId', v->>'type', v->'data'
+      FROM jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS held(v, position) ORDER BY held.position
       RETURNING id, company_id, type
-    ), delivery AS (
+    ), held_delivery AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, company_id)
-      SELECT e.id, event.id, e.company_id FROM webhook_endpoints e, event
-      WHERE e.company_id = event.company_id
-        AND (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types)
+      SELECT e.id, event.id, e.company_id FROM webhook_endpoints e JOIN held_event event ON e.company_id = event.company_id
+      WHERE (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types)
                   ELSE e.id = ${onlyEndpoint ?? null}::uuid END)
-      RETURNING id
-    )
-    SELECT (graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', delivery.id),
-                                    max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => delivery.id::text)).id
-    FROM delivery`;
-  return id;
+      RETURNING (graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', id),
+                                         max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => id::text)).id
+    )`;
 }
 
 /**
@@ -49,7 +67,11 @@ export async function emitEvent(db: Queryable, event: NewEvent, onlyEndpoint?: s
  * one delivery never has two attempts queued.
  */
 export async function enqueueDelivery(db: Queryable, deliveryId: string, runAt: Date = new Date()): Promise<void> {
-  await db.$queryRaw`
-    SELECT (graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', ${deliveryId}::uuid), run_at => ${runAt}::timestamptz,
-                                    max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${deliveryId})).id`;
+  await db.$queryRaw`SELECT ${deliveryJob(deliveryId, runAt)}`;
+}
+
+/** The SQL expression that queues a delivery's attempt at `runAt` (for a statement that does more in the same step). */
+export function deliveryJob(deliveryId: string, runAt: Date): Prisma.Sql {
+  return Prisma.sql`(graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', ${deliveryId}::uuid), run_at => ${runAt}::timestamptz,
+                                             max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${deliveryId})).id`;
 }

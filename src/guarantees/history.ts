@@ -1,6 +1,8 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
 import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
+import { heldAppends, type HeldHistoryEntry } from '../database/held-appends';
+import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
 import { STATUS_LABELS, type Status } from './status-machine';
@@ -32,22 +34,43 @@ export interface NewHistoryEntry {
   status: Status;
 }
 
-/** Appends an entry and returns it (a new entry has no documents yet). */
+/**
+ * Appends an entry and returns it (a new entry has no documents yet). Entries the transaction
+ * holds (held-appends.ts) are written first, in the same statement, so entries keep their order.
+ */
 export async function appendHistory(db: Queryable, entry: NewHistoryEntry): Promise<HistoryRow> {
+  const entries = [...(heldAppends(db)?.history.splice(0) ?? []), heldEntry(entry)];
   // Tagged raw SQL rather than historyEntry.create: every comment runs it, and the model API costs
   // several times the CPU of a raw statement (bench/results.md).
-  const [row] = await db.$queryRaw<Array<Omit<HistoryRow, 'documents'>>>`
-    INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
-    VALUES (${entry.rentalInsuranceId}, ${entry.kind}, ${entry.actor.name}, ${entry.actor.serviceAccount}, ${entry.comment},
-            ${entry.previousStatus}::"RentalInsuranceStatus", ${entry.status}::"RentalInsuranceStatus")
-    RETURNING id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
-              creator_service_account AS "creatorServiceAccount", comment, previous_status AS "previousStatus", status, created_at AS "createdAt"`;
-  return { ...row!, documents: [] };
+  const rows = await db.$queryRaw<Array<Omit<HistoryRow, 'documents'>>>`
+    WITH ${historyRowsCte(entries)}
+    SELECT id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
+           creator_service_account AS "creatorServiceAccount", comment, previous_status AS "previousStatus", status, created_at AS "createdAt"
+    FROM held_history ORDER BY id DESC LIMIT 1`;
+  return { ...rows[0]!, documents: [] };
 }
 
-/** Appends an entry nobody reads back (every write of a guarantee adds one). */
+/** Appends an entry nobody reads back (every write of a guarantee adds one): held by a write's transaction, else written at once. */
 export async function recordHistory(db: Queryable, entry: NewHistoryEntry): Promise<void> {
-  await appendHistory(db, entry);
+  const held = heldAppends(db);
+  if (held) held.history.push(heldEntry(entry));
+  else await appendHistory(db, entry);
+}
+
+/** The CTE `held_history` that inserts the entries in their order and returns their rows. */
+export function historyRowsCte(entries: HeldHistoryEntry[]): Prisma.Sql {
+  const rows = JSON.stringify(entries, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+  return Prisma.sql`held_history AS (
+    INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
+    SELECT (h->>'rentalInsuranceId')::bigint, h->>'kind', h->>'creatorName', (h->>'creatorServiceAccount')::boolean, h->>'comment',
+           (h->>'previousStatus')::"RentalInsuranceStatus", (h->>'status')::"RentalInsuranceStatus"
+    FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS held(h, position) ORDER BY held.position
+    RETURNING *)`;
+}
+
+function heldEntry(entry: NewHistoryEntry): HeldHistoryEntry {
+  const { actor, ...columns } = entry;
+  return { ...columns, creatorName: actor.name, creatorServiceAccount: actor.serviceAccount };
 }
 
 /** A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added` event. */

@@ -3,7 +3,9 @@
  *  - the key is claimed first (idempotency-store.ts): a finished write with the same key is
  *    replayed (or refused when the request differs), a running one is 409;
  *  - then the write itself, and its 2xx outcome is stored in the same transaction, so both commit
- *    or neither does; a failure stores nothing and the key may be used again.
+ *    or neither does; a failure stores nothing and the key may be used again;
+ *  - the history entries and events the write makes are held and written by the same last
+ *    statement as the outcome (database/held-appends.ts).
  */
 import type { Database, Transaction } from '../database/prisma-client';
 import { ApiError } from '../errors';
@@ -11,6 +13,10 @@ import { SerializedJson, type HttpResult } from './http-result';
 import { keyInUse, replayedHeadersOf, replayOrRefuse } from './idempotency';
 import { claimKey, forgetRecord, saveRecord } from './idempotency-store';
 import { metrics } from '../observability/metrics';
+import { heldAppends, holdAppends } from '../database/held-appends';
+import { eventRowsCtes } from '../events/outbox';
+import type { Prisma } from '../generated/prisma/client';
+import { historyRowsCte } from '../guarantees/history';
 
 export interface IdempotentWrite {
   companyId: string;
@@ -48,10 +54,11 @@ export async function runIdempotentWrite(
         if (!claim.locked) throw keyInUse();
         if (claim.stored >= options.recordsPerCompany) throw storageQuotaExceeded(options.recordsPerCompany);
         if (claim.record) await forgetRecord(tx, companyId, key);
+        holdAppends(tx);
         const result = await run(tx);
         const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
         const responseHeaders = replayedHeadersOf(result.headers ?? {});
-        await saveRecord(tx, companyId, key, { fingerprint, responseStatus: result.status, responseHeaders, responseBody: bodyText });
+        await saveRecord(tx, companyId, key, { fingerprint, responseStatus: result.status, responseHeaders, responseBody: bodyText }, heldCtes(tx));
         return {
           ...result,
           body: bodyText === null ? undefined : new SerializedJson(bodyText),
@@ -75,6 +82,14 @@ export async function runIdempotentWrite(
   const { revealOnce, ...result } = outcome;
   if (!revealOnce || !(result.body instanceof SerializedJson)) return result;
   return { ...result, body: revealOnce(JSON.parse(result.body.text)) };
+}
+
+/** The CTEs that write what the transaction held (held-appends.ts), in the write's last statement. */
+function heldCtes(tx: Transaction): Prisma.Sql[] {
+  const held = heldAppends(tx);
+  const history = held?.history.splice(0) ?? [];
+  const events = held?.events.splice(0) ?? [];
+  return [...(history.length ? [historyRowsCte(history)] : []), ...(events.length ? [eventRowsCtes(events)] : [])];
 }
 
 /** The company stored as many responses as its cap allows within the retention window: writes wait for the oldest hour to pass. */

@@ -12,9 +12,9 @@ import type { components } from '../generated/partner-api';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { newWebhookSecret, type SecretBox } from './secret-box';
 import { assertDeliverableUrl, type UrlPolicy } from './url-safety';
+import { DELIVERY_INCLUDE, deliveryPage, endpointPage, type Page } from './webhook-pages';
 
 type Schemas = components['schemas'];
-type Page = { offset: number; size: number };
 
 export const MAX_ENDPOINTS_PER_AGENCY = 10;
 /** How long a rotated-out secret still signs. */
@@ -26,7 +26,6 @@ export interface WebhookRules {
 }
 
 const endpointNotFound = () => new NotFound('Webhook endpoint not found.');
-const DELIVERY_INCLUDE = { attempts: { orderBy: { id: 'asc' as const } }, event: { select: { type: true } } };
 
 export function companyWebhooks(db: Queryable, companyId: string, rules: WebhookRules) {
   const find = async (id: string): Promise<WebhookEndpoint> =>
@@ -36,19 +35,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
     Promise.reject(new NotFound('Webhook delivery not found.'));
   return {
     find,
-    list: async (page: Page) => {
-      const total = await db.webhookEndpoint.count({ where: { companyId } });
-      const rows =
-        page.offset < total
-          ? await db.webhookEndpoint.findMany({
-              where: { companyId },
-              orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-              skip: page.offset,
-              take: page.size,
-            })
-          : [];
-      return { rows, total };
-    },
+    list: (page: Page) => endpointPage(db, companyId, page),
     /** The endpoint a PATCH changes, locked until the write's transaction ends (the precondition of If-Match). */
     lock: async (id: string): Promise<WebhookEndpoint> => {
       await db.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid AND company_id = ${companyId} FOR UPDATE`;
@@ -117,19 +104,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
     },
     deliveries: async (id: string, page: Page) => {
       const endpoint = await find(id);
-      const where = { endpointId: endpoint.id, companyId };
-      const total = await db.webhookDelivery.count({ where });
-      const rows =
-        page.offset < total
-          ? await db.webhookDelivery.findMany({
-              where,
-              include: DELIVERY_INCLUDE,
-              orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-              skip: page.offset,
-              take: page.size,
-            })
-          : [];
-      return { rows, total };
+      return deliveryPage(db, { endpointId: endpoint.id, companyId }, page);
     },
     redeliver: async (endpointId: string, deliveryId: string) => {
       const delivery = await findDelivery(endpointId, deliveryId);

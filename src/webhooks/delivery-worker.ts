@@ -10,7 +10,8 @@
  * COMMIT (milliseconds of lag, not a polling interval); and several processes share the queue
  * safely (`FOR UPDATE SKIP LOCKED`): each job, so each attempt, runs in one process only.
  */
-import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker';
+import pg from 'pg';
+import { Logger as WorkerLogger, run, type Runner, type RunnerOptions } from 'graphile-worker';
 import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
 import { DELIVERY_TASK } from '../events/outbox';
@@ -33,18 +34,70 @@ export function deliverySettings(config: Config): DeliverySettings {
   };
 }
 
-/** Starts the runner (none when WEBHOOK_DELIVERY_CONCURRENCY is 0). */
+/**
+ * Starts the runner (none when WEBHOOK_DELIVERY_CONCURRENCY is 0), and keeps it whole: when a
+ * graphile-worker worker cannot record the end of its job (the database went away mid-job), the
+ * worker exits, its job stays locked, and graphile-worker 0.16 neither replaces the worker nor
+ * releases the job (for 4 hours). So on such a death the runner is replaced by a new one, and the
+ * dead worker's job is unlocked (`force_unlock_workers`) to be attempted again: a delivery may then
+ * be made twice (receivers deduplicate on `webhook-id`, as the document says), never lost.
+ */
 export async function startDeliveryWorker(db: Database, config: Config, databaseUrl: string, logger: Logger): Promise<DeliveryWorker> {
   if (config.WEBHOOK_DELIVERY_CONCURRENCY === 0) return { stop: async () => undefined };
   const settings = deliverySettings(config);
   const log = logger.child({ component: 'webhook-delivery' });
-  const runner: Runner = await run({
-    connectionString: databaseUrl,
+  // Our own pool, whose error listener is never removed: a pool that graphile-worker creates loses its
+  // listener when its runner stops, and an idle connection that the server ends then would end the process.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: Math.min(config.WEBHOOK_DELIVERY_CONCURRENCY + 2, 12) });
+  pool.on('error', (error) => log.warn({ err: error }, 'a delivery worker connection ended'));
+  const deadWorkers: string[] = [];
+  let stopping = false;
+  let replacing: Promise<void> | undefined;
+  const startRunner = async (): Promise<Runner> => {
+    const started = await run(runnerOptions(db, config, pool, settings, log));
+    // The runner's promise rejects when one of its workers dies: that is handled by the replacement below.
+    started.promise.catch((error: unknown) => log.warn({ err: error }, 'the delivery runner ended with an error'));
+    started.events.on('worker:fatalError', ({ worker }) => {
+      deadWorkers.push(worker.workerId);
+      replacing ??= replaceRunner().finally(() => (replacing = undefined));
+    });
+    return started;
+  };
+  const replaceRunner = async () => {
+    log.warn({ deadWorkers }, 'a delivery worker lost its database connection mid-job: replacing the runner');
+    await runner.stop().catch(() => undefined);
+    for (let pause = 500; !stopping; pause = Math.min(pause * 2, 10_000)) {
+      try {
+        const dead = deadWorkers.splice(0);
+        await db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${dead}::text[])`.catch((error: unknown) => {
+          deadWorkers.push(...dead);
+          throw error;
+        });
+        runner = await startRunner();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
+  let runner = await startRunner();
+  return {
+    stop: async () => {
+      stopping = true;
+      await replacing;
+      await runner.stop();
+      await pool.end();
+    },
+  };
+}
+
+function runnerOptions(db: Database, config: Config, pool: pg.Pool, settings: DeliverySettings, log: Logger): RunnerOptions {
+  return {
+    pgPool: pool,
     schema: 'graphile_worker',
     concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
     // LISTEN/NOTIFY wakes a worker at once; polling only catches retries whose time came.
     pollInterval: 1000,
-    maxPoolSize: Math.min(config.WEBHOOK_DELIVERY_CONCURRENCY + 2, 12),
     noHandleSignals: true,
     noPreparedStatements: true,
     logger: new WorkerLogger((scope) => (level, message, meta) => {
@@ -55,6 +108,5 @@ export async function startDeliveryWorker(db: Database, config: Config, database
         await attemptDelivery(db, (payload as { deliveryId: string }).deliveryId, settings);
       },
     },
-  });
-  return { stop: () => runner.stop() };
+  };
 }

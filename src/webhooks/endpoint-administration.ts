@@ -6,37 +6,14 @@ import { recordAudit, type AuditActor } from '../auth/audit-log';
 import type { Queryable } from '../database/prisma-client';
 import { NotFound } from '../errors';
 import type { WebhookEndpoint } from '../generated/prisma/client';
+import { deliveryPage, endpointPage, type Page } from './webhook-pages';
 
-type Page = { offset: number; size: number };
-
-export async function agencyEndpoints(db: Queryable, companyId: string, page: Page) {
-  const total = await db.webhookEndpoint.count({ where: { companyId } });
-  const rows =
-    page.offset < total
-      ? await db.webhookEndpoint.findMany({
-          where: { companyId },
-          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-          skip: page.offset,
-          take: page.size,
-        })
-      : [];
-  return { rows, total };
-}
+/** An agency's endpoints, as its partners list them. */
+export const agencyEndpoints = endpointPage;
 
 export async function endpointDeliveries(db: Queryable, endpointId: string, page: Page) {
   if (!(await db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { id: true } }))) throw new NotFound('Webhook endpoint not found.');
-  const total = await db.webhookDelivery.count({ where: { endpointId } });
-  const rows =
-    page.offset < total
-      ? await db.webhookDelivery.findMany({
-          where: { endpointId },
-          include: { attempts: { orderBy: { id: 'asc' } }, event: { select: { type: true } } },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          skip: page.offset,
-          take: page.size,
-        })
-      : [];
-  return { rows, total };
+  return deliveryPage(db, { endpointId }, page);
 }
 
 /** Disables the endpoint (`operator`); its pending deliveries end as failed when their attempt comes. */

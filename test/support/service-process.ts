@@ -172,3 +172,17 @@ export function statusOnNewConnection(origin: string, pathAndQuery: string, head
     request.once('error', () => resolve(0));
   });
 }
+
+/** The Authorization header of a token issued by a service process to a credential (client credentials grant). */
+export async function bearerFor(origin: string, credential: { clientId: string; clientSecret: string }): Promise<Record<string, string>> {
+  const issued = await fetch(`${origin}/auth/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (issued.status !== 200) throw new Error(`token: ${issued.status} ${await issued.text()}`);
+  return { Authorization: `Bearer ${((await issued.json()) as { access_token: string }).access_token}` };
+}

@@ -39,7 +39,8 @@ export interface Receiver {
   waitFor(predicate: (received: Received[]) => boolean, ms?: number): Promise<Received[]>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** A receiver on 127.0.0.1, on `port` when given (a receiver that comes back where it was). */
+export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   const script: Receiver['script'] = [];
   const server = http.createServer((req, res) => {
@@ -53,10 +54,10 @@ export async function startReceiver(): Promise<Receiver> {
       res.writeHead(status, headers).end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `http://127.0.0.1:${bound}/hooks`,
     received,
     script,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
