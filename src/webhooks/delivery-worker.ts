@@ -65,8 +65,12 @@ export async function startDeliveryWorker(db: Database, config: Config, database
   };
   const replaceRunner = async () => {
     log.warn({ deadWorkers }, 'a delivery worker lost its database connection mid-job: replacing the runner');
-    await runner.stop().catch(() => undefined);
-    for (let pause = 500; !stopping; pause = Math.min(pause * 2, 10_000)) {
+    // A stopped runner refuses a second stop: none is current until its replacement has started.
+    const stopped = runner;
+    runner = undefined;
+    await stopped?.stop().catch(() => undefined);
+    // Short pauses: a graceful stop waits for this loop.
+    for (let pause = 500; !stopping; pause = Math.min(pause * 2, 2_000)) {
       try {
         const dead = deadWorkers.splice(0);
         await db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${dead}::text[])`.catch((error: unknown) => {
@@ -80,12 +84,12 @@ export async function startDeliveryWorker(db: Database, config: Config, database
       }
     }
   };
-  let runner = await startRunner();
+  let runner: Runner | undefined = await startRunner();
   return {
     stop: async () => {
       stopping = true;
       await replacing;
-      await runner.stop();
+      await runner?.stop();
       await pool.end();
     },
   };
