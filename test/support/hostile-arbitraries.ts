@@ -55,6 +55,11 @@ export const hostileValue: fc.Arbitrary<unknown> = fc
   .filter((value) => isCleanText(JSON.stringify(value) ?? ''));
 
 /** Names of fields no schema declares, including prototype names and odd characters. */
+/** A JSON value that is not an object (a body whose schema is an object refuses it). */
+export const notObjectJson: fc.Arbitrary<unknown> = fc
+  .oneof(hostileValue, fc.jsonValue({ maxDepth: 3 }))
+  .filter((value) => value === null || typeof value !== 'object' || Array.isArray(value));
+
 export const unknownFieldName = fc.oneof(
   fc.stringMatching(/^[a-z][A-Za-z0-9]{0,15}$/).map((name) => `x${name}`),
   fc.constantFrom(
