@@ -2,7 +2,22 @@
 import type { components } from '../generated/partner-api';
 import { decimalToNumber, toDateOnly } from '../database/column-values';
 import { centsToNumber } from './money';
-import type { BalanceCents, DailySummaryCents, StatementEntryRow } from './ledger-service';
+import type { StatementEntryRow } from './ledger-repository';
+
+/** The ledger's sums, in integer cents. */
+export interface BalanceCents {
+  balance: bigint;
+  credits: bigint;
+  debits: bigint;
+}
+
+export interface DailySummaryCents {
+  date: string;
+  openingBalance: bigint;
+  closingBalance: bigint;
+  credits: bigint;
+  debits: bigint;
+}
 
 export type BalanceResponse = components['schemas']['Balance'];
 export type DailySummaryResponse = components['schemas']['DailySummary'];

@@ -7,8 +7,6 @@
 import { Prisma, type StatementEntry, type StatementType } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import { fromDateOnly } from '../database/column-values';
-import { emitEvent } from '../events/outbox';
-import { toStatementEntryResponse } from './financial-mapper';
 
 export type StatementEntryRow = StatementEntry;
 
@@ -44,14 +42,7 @@ export async function insertEntry(tx: Queryable, entry: NewEntryRow): Promise<St
       DO UPDATE SET credits = t.credits + EXCLUDED.credits, debits = t.debits + EXCLUDED.debits
     )
     SELECT id FROM entry`;
-  const row = await tx.statementEntry.findUniqueOrThrow({ where: { id: rows[0]!.id } });
-  // The outbox event of the new entry, in the posting's transaction.
-  const data = {
-    statementEntry: toStatementEntryResponse(row),
-    rentalInsuranceId: row.rentalInsuranceId === null ? null : Number(row.rentalInsuranceId),
-  };
-  await emitEvent(tx, { companyId: row.companyId, type: 'statement_entry.created', data });
-  return row;
+  return tx.statementEntry.findUniqueOrThrow({ where: { id: rows[0]!.id } });
 }
 
 export interface TotalsText {

@@ -9,6 +9,8 @@ import type { StatementType } from '../generated/prisma/client';
 import type { Queryable, Transaction } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
 import { ValidationFailed } from '../errors';
+import { emitEvent } from '../events/outbox';
+import { toStatementEntryResponse, type BalanceCents, type DailySummaryCents } from './financial-mapper';
 import { addDays, daysBetween, isDateOnly, validateDateRange } from './date-range';
 import { isCredit, isStatementType, signedCents } from './ledger-rules';
 import { centsToDecimalString, decimalTextToCents, MAX_ABS_CENTS } from './money';
@@ -47,7 +49,7 @@ export async function postStatementEntry(tx: Transaction, entry: NewStatementEnt
 
   const absolute = centsToDecimalString(entry.amountCents);
   const credit = isCredit(entry.type);
-  return ledger.insertEntry(tx, {
+  const row = await ledger.insertEntry(tx, {
     companyId: entry.companyId,
     date: entry.date,
     description: entry.description,
@@ -57,25 +59,18 @@ export async function postStatementEntry(tx: Transaction, entry: NewStatementEnt
     debit: credit ? '0' : absolute,
     rentalInsuranceId: entry.rentalInsuranceId ?? null,
   });
-}
-
-export interface BalanceCents {
-  balance: bigint;
-  credits: bigint;
-  debits: bigint;
+  // The outbox event of the new entry, in the posting's transaction.
+  const data = {
+    statementEntry: toStatementEntryResponse(row),
+    rentalInsuranceId: row.rentalInsuranceId === null ? null : Number(row.rentalInsuranceId),
+  };
+  await emitEvent(tx, { companyId: row.companyId, type: 'statement_entry.created', data });
+  return row;
 }
 
 /** The balance over every entry dated up to `today`: sums of the day totals, never of entries. */
 export async function getBalance(db: Queryable, companyId: string, today = todayInSaoPaulo()): Promise<BalanceCents> {
   return totalsToCents(await ledger.sumDailyTotals(db, companyId, { through: today }));
-}
-
-export interface DailySummaryCents {
-  date: string;
-  openingBalance: bigint;
-  closingBalance: bigint;
-  credits: bigint;
-  debits: bigint;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
-import { emitGuaranteeEvents } from '../events/guarantee-events';
+import { emitGuaranteeEvents } from './guarantee-events';
 import { FieldProblems } from './field-problems';
 import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';

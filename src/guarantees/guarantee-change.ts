@@ -4,7 +4,7 @@
  * (src/events: the outbox, written in the same transaction), together.
  */
 import type { Queryable } from '../database/prisma-client';
-import { emitGuaranteeEvents, signaturesChanged } from '../events/guarantee-events';
+import { emitGuaranteeEvents, signaturesChanged } from './guarantee-events';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import { recordHistory, type Actor, type HistoryKind } from './history';

@@ -104,8 +104,3 @@ function partnerChange(from: Status, monetary: boolean, contractual: boolean): T
       return undefined; // closed
   }
 }
-
-/** The Service-Effects header value: a structured-field list of tokens, or `none`. */
-export function serviceEffectsHeader(effects: Effect[]): string {
-  return effects.length === 0 ? 'none' : [...new Set(effects)].join(', ');
-}

@@ -4,10 +4,10 @@
  * fat: the guarantee as the API shows it right after the change, and its signature records.
  */
 import type { Queryable } from '../database/prisma-client';
-import { toRentalInsurance, type GuaranteeRow } from '../guarantees/guarantee-mapper';
-import { listSignatures } from '../guarantees/signatures';
-import type { Effect, SignatureChange, Status } from '../guarantees/status-machine';
-import { emitEvent } from './outbox';
+import { toRentalInsurance, type GuaranteeRow } from './guarantee-mapper';
+import { listSignatures } from './signatures';
+import type { Effect, SignatureChange, Status } from './status-machine';
+import { emitEvent } from '../events/outbox';
 
 export interface GuaranteeChangeFacts {
   row: GuaranteeRow;
