@@ -8,7 +8,7 @@ export CHECKPOINT_DISABLE := 1
 
 .PHONY: help install generate build start test test-node24 check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
-.PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance
+.PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -75,7 +75,7 @@ breaking-changes: install ## Optic: fail on a breaking change against openapi/pu
 	node scripts/contract/breaking-changes.mjs
 	node scripts/contract/breaking-changes.mjs --self-test=quick
 
-breaking-changes-selftest: install ## All 15 cases of the breaking-change self-test (about 1-2 minutes)
+breaking-changes-selftest: install ## All 18 cases of the breaking-change self-test (about 1-2 minutes)
 	node scripts/contract/breaking-changes.mjs --self-test
 
 contract-journey: install ## A partner journey through Prism (proxy, --errors) in front of the real service, and its self-test
@@ -107,6 +107,11 @@ conformance-selftest: conformance-build ## The kit passes against a fresh sandbo
 
 conformance: conformance-build ## Run the kit: make conformance ARGS="--base-url URL --auth-url URL --client-id ID" (secret in RG_CLIENT_SECRET)
 	node conformance/dist/cli.js $(ARGS)
+
+# What partners get instead of this repository (README, "For partners"): npm install the tarballs.
+partner-packages: install ## The client and the conformance kit as the npm tarballs partners get, in .data/partner-packages/
+	@rm -rf .data/partner-packages && mkdir -p .data/partner-packages
+	npm pack ./clients/typescript ./conformance --pack-destination .data/partner-packages
 
 migrate: install ## Apply migrations to DATABASE_URL
 	npx prisma migrate deploy

@@ -51,8 +51,13 @@ async function main(argv: string[]): Promise<number> {
   const authUrl = values['auth-url'];
   const clientId = values['client-id'];
   const clientSecret = values['client-secret'] ?? process.env['RG_CLIENT_SECRET'];
-  if (values.help || !baseUrl || !authUrl || !clientId || !clientSecret) {
-    console.error(values.help ? USAGE : `missing ${['base-url', 'auth-url', 'client-id'].filter((name) => !values[name as 'base-url']).map((name) => `--${name}`).concat(clientSecret ? [] : ['--client-secret (or RG_CLIENT_SECRET)']).join(', ')}\n\n${USAGE}`);
+  // --help is a question, not a mistake: usage on stdout and 0, so a CI step can check the install.
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!baseUrl || !authUrl || !clientId || !clientSecret) {
+    console.error(`missing ${['base-url', 'auth-url', 'client-id'].filter((name) => !values[name as 'base-url']).map((name) => `--${name}`).concat(clientSecret ? [] : ['--client-secret (or RG_CLIENT_SECRET)']).join(', ')}\n\n${USAGE}`);
     return 2;
   }
   if (clientId.startsWith('prd_')) {

@@ -101,7 +101,7 @@ for (const { label, step, problem, corruption } of cases) {
   });
 }
 
-test('the kit refuses a production client ID before sending anything, and explains its usage', async () => {
+test('the kit refuses a production client ID before sending anything, explains its usage, and --help answers 0', async () => {
   const refused = await kit('http://127.0.0.1:9', 'production', ['--client-id', 'prd_ci_someone']);
   assert.equal(refused.code, 2);
   assert.match(refused.output, /production client ID/);
@@ -111,4 +111,9 @@ test('the kit refuses a production client ID before sending anything, and explai
   const code = await new Promise((resolve) => child.on('close', resolve));
   assert.equal(code, 2);
   assert.match(output, /missing --base-url, --auth-url, --client-id/);
+  const help = spawn(process.execPath, [CLI, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let usage = '';
+  help.stdout.on('data', (chunk) => (usage += chunk));
+  assert.equal(await new Promise((resolve) => help.on('close', resolve)), 0);
+  assert.match(usage, /^Usage: partner-conformance --base-url/);
 });

@@ -27,6 +27,16 @@ export const MUTATIONS = {
     breaking: true,
     apply: (d) => enumOf(d, 'RentalInsuranceStatus').splice(enumOf(d, 'RentalInsuranceStatus').indexOf('archived'), 1),
   },
+  // A client that switches over a returned value meets one it does not know (the document's policy).
+  'add an enum value to a response field (signature status)': { breaking: true, apply: (d) => enumOf(d, 'SignatureStatus').push('expired') },
+  'add an enum value to a response header (Idempotent-Replay)': {
+    breaking: true,
+    apply: (d) => d.components.headers.IdempotentReplay.schema.enum.push('partial'),
+  },
+  'add an enum value to a request-only field (address state, additive)': {
+    breaking: false,
+    apply: (d) => d.components.schemas.AddressCreate.properties.state.enum.push('ZZ'),
+  },
   'remove a response code': { breaking: true, apply: (d) => delete d.paths['/v1/rental-insurances/{id}'].get.responses['404'] },
   'make a request field required': { breaking: true, apply: (d) => d.components.schemas.RentalInsuranceCreate.required.push('externalId') },
   'add a required query parameter': {
@@ -88,6 +98,7 @@ export const MUTATIONS = {
 };
 export const QUICK = [
   'remove an enum value of a list filter (status)',
+  'add an enum value to a response header (Idempotent-Replay)',
   'make If-Match required (an accepted correction) and remove an operation',
   'add an optional request field (additive)',
   'remove an enum value of a list filter, with a major version bump',

@@ -9,7 +9,7 @@
  *   node scripts/contract/breaking-changes.mjs --self-test   prove the check: it must fail on each
  *       kind of breaking change made to a temporary copy, pass on additive changes, and pass on a
  *       breaking change whose info.version is bumped to a new major version
- *   node scripts/contract/breaking-changes.mjs --self-test=quick   the four-case version CI runs
+ *   node scripts/contract/breaking-changes.mjs --self-test=quick   the five-case version CI runs
  *
  * The rule (see openapi/published/README.md): a change that removes an operation, a request or
  * response field, an enum value or a response code, or adds a required request field or parameter,

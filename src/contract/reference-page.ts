@@ -5,6 +5,13 @@
  * cached per document; the Content-Security-Policy that goes with it allows exactly the two inline
  * scripts (by hash) and refuses every other origin, so a future renderer version that tries to
  * load something from outside fails loudly in the browser check instead of leaking.
+ *
+ * Why Redoc 2.5 and not Scalar: Redoc's standalone bundle is a single file we can inline and hash,
+ * and redoc 2.5 installs on Node 20 (its engines field: node >= 6.9), which the service still supports.
+ * Scalar's Express middleware (@scalar/express-api-reference 0.10, and @scalar/api-reference 1.x
+ * behind it) declares Node >= 22, and its page loads the renderer from cdn.jsdelivr.net by default
+ * (its ESM build then imports further chunks), so self-hosting would mean serving its files too.
+ * Redoc 3.0 also declares Node >= 22: stay on 2.5.x while Node 20 is supported.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

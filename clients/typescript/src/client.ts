@@ -7,6 +7,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import { coTenants } from './co-tenants.js';
+import { warnOncePerOperation, type DeprecationHandler } from './deprecation.js';
 import { EtagTracker } from './etags.js';
 import { financial } from './financial.js';
 import type { paths } from './generated/partner-api.js';
@@ -34,12 +35,18 @@ export interface PartnerClientOptions {
   fetch?: FetchLike;
   /** The clock, in ms (default Date.now); tests move it to make tokens expire. */
   now?: () => number;
+  /**
+   * Called for every answer that carries `Deprecation` or `Sunset` (the operation will stop
+   * answering): send it to your logs or alerts. Default: one console warning per operation.
+   */
+  onDeprecation?: DeprecationHandler;
 }
 
 export function createPartnerClient(options: PartnerClientOptions) {
   const baseFetch: FetchLike = options.fetch ?? ((request) => fetch(request));
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const onDeprecation = options.onDeprecation ?? warnOncePerOperation();
   const tokens = new TokenProvider({
     authUrl: options.authUrl,
     clientId: options.clientId,
@@ -47,7 +54,7 @@ export function createPartnerClient(options: PartnerClientOptions) {
     scopes: options.scopes,
     refreshMarginSeconds: options.refreshMarginSeconds,
     // Asking for a token again only mints another one: always safe to retry.
-    fetch: createTransport({ fetch: baseFetch, retry, timeoutMs, retrySafe: () => true, now: options.now }),
+    fetch: createTransport({ fetch: baseFetch, retry, timeoutMs, retrySafe: () => true, now: options.now, onDeprecation }),
     now: options.now,
   });
   const transport = createTransport({
@@ -57,6 +64,7 @@ export function createPartnerClient(options: PartnerClientOptions) {
     token: () => tokens.token(),
     onUnauthorized: (token) => tokens.invalidate(token),
     now: options.now,
+    onDeprecation,
   });
   /** The generated client itself, with the token and retries applied: for calls not wrapped below. */
   const api: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl, fetch: transport });

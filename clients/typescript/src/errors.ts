@@ -45,7 +45,7 @@ export class PartnerApiError extends PartnerClientError {
   readonly code: ErrorCode;
   readonly details: string[];
   readonly correlationId: string | undefined;
-  /** Seconds from `Retry-After`, when the answer carried one. */
+  /** Seconds from `Retry-After` (delay-seconds, or until its HTTP-date), when the answer carried one. */
   readonly retryAfterSeconds: number | undefined;
   /** The current `ETag` sent with a 412, so that the caller can re-read and re-apply. */
   readonly etag: string | undefined;

@@ -2,6 +2,7 @@
 export { createPartnerClient, type PartnerClient, type PartnerClientOptions } from './client.js';
 export { type ErrorCode, type KnownErrorCode, PartnerApiError, PartnerAuthError, PartnerClientError, PartnerNetworkError, UnknownEtagError } from './errors.js';
 export type { ApiResult, CallOptions, PreconditionedWriteOptions, WriteOptions } from './results.js';
+export type { DeprecationHandler, DeprecationNotice } from './deprecation.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy.js';
 export type { FetchLike } from './transport.js';
 export type {

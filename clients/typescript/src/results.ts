@@ -4,6 +4,7 @@
  */
 import type { components } from './generated/partner-api.js';
 import { PartnerApiError } from './errors.js';
+import { parseRetryAfter } from './retry-policy.js';
 import { attemptsOf } from './transport.js';
 
 export interface ApiResult<T> {
@@ -64,14 +65,15 @@ export function resultOf<T>(outcome: Outcome<T>): ApiResult<T> {
 
 export function apiErrorOf(response: Response, body: unknown): PartnerApiError {
   const error = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
-  const retryAfter = response.headers.get('retry-after');
+  // Seconds, or an HTTP-date (which proxies and other services in the path may send).
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
   return new PartnerApiError({
     status: response.status,
     code: typeof error.code === 'string' ? error.code : `http_${response.status}`,
     message: typeof error.message === 'string' ? error.message : response.statusText || 'error',
     details: Array.isArray(error.details) ? error.details.filter((detail): detail is string => typeof detail === 'string') : [],
     correlationId: error.correlationId ?? response.headers.get('x-correlation-id') ?? undefined,
-    retryAfterSeconds: retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined,
+    retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
     etag: response.headers.get('etag') ?? undefined,
     attempts: attemptsOf(response),
   });

@@ -4,6 +4,7 @@
  * same body, same Idempotency-Key, same X-Correlation-Id (both are set once per logical call by
  * the caller), so a write whose answer was lost is replayed, never executed twice.
  */
+import { deprecationOf, type DeprecationHandler } from './deprecation.js';
 import { PartnerNetworkError } from './errors.js';
 import { delayBeforeRetry, isIdempotent, isRetryable, parseRetryAfter, type AttemptOutcome, type RetryOptions } from './retry-policy.js';
 
@@ -18,6 +19,8 @@ export interface TransportOptions {
   token?: () => Promise<string>;
   /** Called when the API answers 401 to a token: the token provider drops it. */
   onUnauthorized?: (token: string) => void;
+  /** Told of every final answer that carries Deprecation or Sunset (not of answers that get retried). */
+  onDeprecation?: DeprecationHandler;
   /** Overrides isIdempotent (the token request may always be repeated: it only mints a token). */
   retrySafe?: (request: Request) => boolean;
   sleep?: (ms: number) => Promise<void>;
@@ -61,6 +64,7 @@ export function createTransport(options: TransportOptions): FetchLike {
       if (delay === undefined) {
         if (response) {
           attemptsByResponse.set(response, attempt);
+          notifyDeprecation(options.onDeprecation, request, response);
           return response;
         }
         throw new PartnerNetworkError(`${request.method} ${new URL(request.url).pathname}: no answer (${describe(failure)})`, attempt, correlationId, failure);
@@ -69,6 +73,16 @@ export function createTransport(options: TransportOptions): FetchLike {
       await sleep(delay);
     }
   };
+}
+
+function notifyDeprecation(handler: DeprecationHandler | undefined, request: Request, response: Response): void {
+  const notice = handler && deprecationOf(request, response);
+  if (!notice) return;
+  try {
+    handler(notice);
+  } catch {
+    // A failing alert must not turn an answered call into a failed one (a write may have been applied).
+  }
 }
 
 async function errorCodeOf(response: Response): Promise<string | undefined> {

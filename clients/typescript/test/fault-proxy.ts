@@ -2,7 +2,8 @@
  * A small HTTP proxy between the client under test and the real service. It records every request
  * and, when told to, misbehaves the way networks and busy services do: it answers a request itself
  * (503, 429, 409 idempotency_key_in_use, 500, 401) without forwarding it, or forwards it, lets the
- * service finish, and then drops the connection so that the answer is lost.
+ * service finish, and then drops the connection so that the answer is lost, or adds headers to the
+ * service's answer (the Deprecation and Sunset of a deprecated operation, which no operation sends yet).
  * It stands in for the network only; the service behind it is the real one.
  */
 import http from 'node:http';
@@ -15,9 +16,14 @@ export interface RecordedRequest {
   body: string;
   /** What the client got: the status, or `dropped` when the proxy lost the answer. */
   outcome: number | 'dropped';
+  /** Date.now() when the request had fully arrived: the gap between attempts is the client's wait. */
+  receivedAt: number;
 }
 
-export type FaultAction = { respond: { status: number; headers?: Record<string, string>; body?: unknown } } | { dropAnswer: true };
+export type FaultAction =
+  | { respond: { status: number; headers?: Record<string, string>; body?: unknown } }
+  | { dropAnswer: true }
+  | { addHeaders: Record<string, string> };
 
 export interface Fault {
   method: string;
@@ -51,7 +57,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = (req.url ?? '/').split('?')[0]!;
-      const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: body.toString('utf8'), outcome: 0 };
+      const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: body.toString('utf8'), outcome: 0, receivedAt: Date.now() };
       requests.push(record);
       const fault = faults.find((candidate) => candidate.left > 0 && matches(candidate, record.method, path));
       if (fault) fault.left -= 1;
@@ -75,7 +81,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
               return;
             }
             record.outcome = upstreamResponse.statusCode ?? 0;
-            res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+            const added = fault && 'addHeaders' in fault.action ? fault.action.addHeaders : {};
+            res.writeHead(upstreamResponse.statusCode ?? 502, { ...upstreamResponse.headers, ...added });
             res.end(Buffer.concat(answer));
           });
         },

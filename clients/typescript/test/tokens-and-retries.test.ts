@@ -1,7 +1,8 @@
 /**
  * The client against the real service: token reuse and single flight, and which answers are
- * retried (network errors, 409 idempotency_key_in_use, 429/503 with Retry-After, 5xx of writes
- * with a key) and which never are (4xx).
+ * retried (network errors, 409 idempotency_key_in_use, 429/503 after Retry-After in seconds or as
+ * an HTTP-date, 5xx of writes with a key) and which never are (4xx, a Retry-After above the
+ * client's maximum, 5xx or a lost answer of a write without a key).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +17,8 @@ before(async () => {
 after(() => h?.close());
 
 const tokenRequests = () => h.proxy.requestsTo('/auth/oauth2/token').length;
+const sentWith = (correlationId: string) => h.proxy.requests.filter((request) => header(request, 'x-correlation-id') === correlationId);
+const problem = (code: string) => ({ code, message: code, timestamp: new Date().toISOString() });
 
 describe('tokens', () => {
   test('concurrent callers share one token request, and later calls reuse the token', async () => {
@@ -85,6 +88,79 @@ describe('retries', () => {
       assert.equal(listed.data.page.totalElements, 1);
     });
   }
+
+  test('429 with Retry-After: the retry comes no sooner than Retry-After (the backoff alone is at most 200 ms here)', async () => {
+    const client = h.client();
+    await client.financial.balance();
+    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 429, headers: { 'Retry-After': '1' }, body: problem('rate_limited') } } });
+    const result = await client.financial.balance({ correlationId: 'test-429-wait' });
+    assert.equal(result.status, 200);
+    assert.equal(result.attempts, 2);
+    const [limited, retried] = sentWith('test-429-wait');
+    assert.deepEqual([limited?.outcome, retried?.outcome], [429, 200]);
+    assert.ok(retried!.receivedAt - limited!.receivedAt >= 1000, `retried after ${retried!.receivedAt - limited!.receivedAt} ms`);
+  });
+
+  test('Retry-After as an HTTP-date: the retry waits until that date', async () => {
+    const client = h.client();
+    await client.financial.balance();
+    // A whole second (HTTP-dates have no fraction) at least 1.5 s ahead: far above the test backoff.
+    const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
+    const retryAfter = new Date(retryAt).toUTCString();
+    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 503, headers: { 'Retry-After': retryAfter }, body: problem('service_unavailable') } } });
+    const result = await client.financial.balance({ correlationId: 'test-retry-after-date' });
+    assert.equal(result.attempts, 2);
+    const [unavailable, retried] = sentWith('test-retry-after-date');
+    assert.deepEqual([unavailable?.outcome, retried?.outcome], [503, 200]);
+    // Timers may fire a few ms before the wall clock reaches the date; the wait itself is ~1.5-2.5 s.
+    assert.ok(retried!.receivedAt >= retryAt - 10, `retried ${retryAt - retried!.receivedAt} ms before ${retryAfter}`);
+  });
+
+  for (const [form, retryAfter] of [
+    ['in seconds', () => '3600'],
+    ['as an HTTP-date', () => new Date(Date.now() + 3_600_000).toUTCString()],
+  ] as const) {
+    test(`a Retry-After ${form} above maxRetryAfterMs is not waited for: the 429 surfaces at once with its Retry-After`, async () => {
+      const client = h.client({ retry: { maxRetryAfterMs: 2_000 } });
+      await client.financial.balance();
+      const correlationId = `test-retry-after-too-long-${form.replace(/ /g, '-')}`;
+      h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 429, headers: { 'Retry-After': retryAfter() }, body: problem('rate_limited') } } });
+      const start = Date.now();
+      const error = await client.financial.balance({ correlationId }).catch((caught: unknown) => caught);
+      assert.ok(Date.now() - start < 1000, 'did not wait');
+      assert.ok(error instanceof PartnerApiError, String(error));
+      assert.deepEqual([error.status, error.code, error.attempts], [429, 'rate_limited', 1]);
+      // An HTTP-date has whole seconds: up to one second less than the hour remains.
+      assert.ok(error.retryAfterSeconds! >= 3598 && error.retryAfterSeconds! <= 3600, String(error.retryAfterSeconds));
+      assert.deepEqual(sentWith(correlationId).map((request) => request.outcome), [429]);
+    });
+  }
+
+  for (const status of [500, 502] as const) {
+    test(`${status} on a write sent without an Idempotency-Key (through client.api) is not retried`, async () => {
+      const client = h.client();
+      const correlationId = `test-${status}-keyless-write`;
+      h.proxy.inject({ method: 'POST', path: '/rental-guarantee/v1/rental-insurances$', action: { respond: { status, body: problem('internal_error') } } });
+      // The wrapped writes always send a key; a caller of the raw generated client may leave it out.
+      const headers = { 'X-Correlation-Id': correlationId } as { 'X-Correlation-Id': string; 'Idempotency-Key': string };
+      const { response, error } = await client.api.POST('/v1/rental-insurances', { params: { header: headers }, body: newGuarantee() });
+      assert.equal(response.status, status);
+      assert.equal((error as { code?: string }).code, 'internal_error');
+      const sent = sentWith(correlationId);
+      assert.deepEqual(sent.map((request) => request.outcome), [status]);
+      assert.equal(header(sent[0]!, 'idempotency-key'), undefined);
+    });
+  }
+
+  test('a write whose answer is lost, sent without an Idempotency-Key, is not retried (it may have been applied)', async () => {
+    const client = h.client();
+    h.proxy.inject({ method: 'POST', path: '/rental-guarantee/v1/rental-insurances$', action: { dropAnswer: true } });
+    const headers = { 'X-Correlation-Id': 'test-keyless-dropped' } as { 'X-Correlation-Id': string; 'Idempotency-Key': string };
+    const error = await client.api.POST('/v1/rental-insurances', { params: { header: headers }, body: newGuarantee() }).catch((caught: unknown) => caught);
+    assert.ok(error instanceof PartnerNetworkError, String(error));
+    assert.equal(error.attempts, 1);
+    assert.deepEqual(sentWith('test-keyless-dropped').map((request) => request.outcome), ['dropped']);
+  });
 
   test('a 4xx is never retried, and the error carries code, details and correlation id', async () => {
     const client = h.client();

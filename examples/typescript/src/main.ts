@@ -28,6 +28,9 @@ const client = createPartnerClient({
   clientSecret: required('RG_CLIENT_SECRET'),
   // Least privilege: this integration manages guarantees and never reads financial records.
   scopes: ['ri:rental-insurances:read', 'ri:rental-insurances:write'],
+  // A deprecated operation announces its end months ahead (Deprecation, Sunset): route it to your alerts.
+  onDeprecation: (notice) =>
+    console.error(`[integration] ALERT ${notice.method} ${notice.path} is deprecated, sunset ${notice.sunsetAt?.toISOString() ?? 'not set'}: ${notice.links.join(' ')}`),
 });
 const waitMs = Number(process.env.RG_WAIT_SECONDS ?? 180) * 1000;
 

@@ -2159,6 +2159,24 @@ export interface components {
          * @example GET, POST
          */
         Allow: string;
+        /**
+         * @description When the operation was, or will be, deprecated (RFC 9745): a structured-field date, `@`
+         *     followed by Unix seconds. Sent on every response of an operation marked `deprecated: true`
+         *     (or of every operation of a deprecated API version) from the day its deprecation is
+         *     announced, together with `Sunset` and a `Link` with `rel="deprecation"` to the changelog.
+         *     No operation of this version is deprecated, so no response carries it yet; it is declared
+         *     so that integrations can log or alert on it (see *Versioning and changes*).
+         * @example @1798761600
+         */
+        Deprecation: string;
+        /**
+         * @description When the deprecated operation stops answering (RFC 8594), as an HTTP-date (IMF-fixdate):
+         *     at least 6 months after the announcement in production, and the same date in the sandbox.
+         *     After it the operation answers `404` (`route_not_found`). Sent with `Deprecation` on the
+         *     same responses (none yet), with a `Link` with `rel="sunset"`.
+         * @example Sat, 01 Jul 2028 00:00:00 GMT
+         */
+        Sunset: string;
     };
     pathItems: never;
 }
