@@ -37,6 +37,7 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     PUBLIC_ORIGIN: `http://127.0.0.1:${PORTS[label]}`,
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
+    COMMENT_QUOTA_PER_DAY: '10000000',
     SCHEDULER_INTERVAL_MS: '0',
     // No webhook delivery worker (the bench agency subscribes no endpoint; a build without webhooks ignores it).
     WEBHOOK_DELIVERY_CONCURRENCY: '0',

@@ -7,6 +7,13 @@ const autocannon = require('autocannon');
 
 export const log = (line: string) => console.log(`[bench] ${line}`);
 
+/**
+ * Seconds of the same load before each measurement, not counted: a freshly started process runs
+ * its first seconds unoptimised (V8 compiles hot functions as it goes), which would otherwise fall
+ * on whichever operation is measured first, and more heavily on the service than on the floors.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+
 export async function measure(
   scenario: Scenario,
   origin: string,
@@ -15,9 +22,33 @@ export async function measure(
   seconds: number,
 ): Promise<Measurement> {
   log(`measuring: ${scenario.name} (${connections} connections)`);
+  if (WARMUP_SECONDS > 0) await load(scenario, origin, connections, WARMUP_SECONDS, new Map());
   const statuses = new Map<number, number>();
   const cpu = countCpu(serverPid);
-  const result = await autocannon({
+  const result = await load(scenario, origin, connections, seconds, statuses);
+  return {
+    name: scenario.name,
+    target: scenario.target,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses: Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b)),
+    errors: result.errors + result.timeouts,
+    connections,
+    peakRssMb: 0,
+    cpu: cpu.perRequest(result.requests.total),
+  };
+}
+
+interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+}
+
+function load(scenario: Scenario, origin: string, connections: number, seconds: number, statuses: Map<number, number>): Promise<LoadResult> {
+  return autocannon({
     url: origin,
     connections,
     duration: seconds,
@@ -33,16 +64,4 @@ export async function measure(
       },
     ],
   });
-  return {
-    name: scenario.name,
-    target: scenario.target,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    statuses: Object.fromEntries([...statuses.entries()].sort(([a], [b]) => a - b)),
-    errors: result.errors + result.timeouts,
-    connections,
-    peakRssMb: 0,
-    cpu: cpu.perRequest(result.requests.total),
-  };
 }

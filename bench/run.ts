@@ -13,6 +13,7 @@ import { PROJECT_ROOT } from '../src/project-root';
 import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
+import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
     PUBLIC_ORIGIN: `http://127.0.0.1:${PORTS.service}`,
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
+    // Likewise the comment quota: the comment scenario measures comments, not their 429.
+    COMMENT_QUOTA_PER_DAY: '10000000',
     SCHEDULER_INTERVAL_MS: '0',
     // Required in production (webhook secrets at rest); a fixed key is fine for a benchmark.
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
@@ -76,13 +79,8 @@ async function main(): Promise<void> {
       reference.pid,
       SECONDS,
     );
-    const prismaFloor = await measure(
-      floorScenario('stack floor: Express + one Prisma $queryRaw (token check + get by id)'),
-      `http://127.0.0.1:${PORTS.prismaFloor}`,
-      CONNECTIONS,
-      floors[0].pid,
-      SECONDS,
-    );
+    const prismaFloorScenario = floorScenario('stack floor: Express + one Prisma $queryRaw (token check + get by id)');
+    const prismaFloor = await measure(prismaFloorScenario, `http://127.0.0.1:${PORTS.prismaFloor}`, CONNECTIONS, floors[0].pid, SECONDS);
     const pgFloor = await measure(
       floorScenario('stack floor: Express + one prepared pg statement (token check + get by id)'),
       `http://127.0.0.1:${PORTS.pgFloor}`,
@@ -102,6 +100,15 @@ async function main(): Promise<void> {
         measurements.push({ ...alone, target: scenario.latencyTarget, peakRssMb: memory.peakMb() });
       }
     }
+    const getById = scenarios(scenarioInputs(bench, token)).find((scenario) => scenario.name === 'get by id')!;
+    const floorPairs = !selected('get by id')
+      ? []
+      : await measureFloorPairs(
+          { scenario: prismaFloorScenario, origin: `http://127.0.0.1:${PORTS.prismaFloor}`, pid: floors[0].pid },
+          { scenario: getById, origin, pid: service.pid },
+          SECONDS,
+          CONNECTIONS,
+        );
     // The variants start services of their own; the one measured above stays idle meanwhile.
     const variants =
       !selected('deployment variants') || process.env.BENCH_VARIANTS === '0'
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
           maxRssMb: memory.maxRssMb(),
         },
       ) +
+      formatFloorPairs(floorPairs) +
       variants +
       webhooks;
     console.log(report);
