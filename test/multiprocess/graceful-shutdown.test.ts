@@ -7,6 +7,7 @@
 import { newKey, guaranteeBody } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { call, startService, statusOnNewConnection, stopAllServices, type FetchResult } from '../support/service-process';
+import { holdGuaranteeRow, waitForLockWaiters } from '../support/row-lock';
 import { countGuarantees } from '../support/stored-state';
 import { useTestApp } from '../support/test-app';
 
@@ -49,24 +50,12 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     }));
 
     // The held guarantee's row stays locked by the test until released: its patches stay in flight.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const lock = t.db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM rental_insurances WHERE id = ${BigInt(held.id)} FOR UPDATE`;
-        locked();
-        await released;
-      },
-      { timeout: 60_000 },
-    );
-    await isLocked;
+    const lock = await holdGuaranteeRow(t, held.id);
     const inFlight = patches.map((write) => send(service.origin, write));
     const burst = creates.map(
       (write, index) => new Promise<FetchResult>((resolve) => setTimeout(() => resolve(send(service.origin, write)), index * 20)),
     );
-    await waitForLockWaiters(patches.length);
+    await waitForLockWaiters(t, patches.length);
 
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(200);
     const signalled = Date.now();
@@ -75,10 +64,10 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     // No new connection is accepted once the process drains (a fresh socket: fetch's pool may hold a
     // keep-alive socket whose last answer left just before the signal, and the server rightly answers on it).
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(0);
-    setTimeout(release, 300);
+    setTimeout(lock.release, 300);
     const patched = await Promise.all(inFlight);
     const created = await Promise.all(burst);
-    await lock;
+    await lock.done;
     const exitCode = await service.exited;
     const stoppedAfter = Date.now() - signalled;
 
@@ -104,13 +93,3 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     expect(version).toBe(1 + patches.length);
   });
 });
-
-async function waitForLockWaiters(count: number): Promise<void> {
-  for (let waited = 0; ; waited += 50) {
-    const [row] = await t.db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
-    if (row!.n >= count) return;
-    if (waited > 20_000) throw new Error(`only ${row!.n} of ${count} writes reached the lock`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
