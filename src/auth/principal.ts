@@ -64,10 +64,11 @@ export function livePrincipal(stored: StoredToken | undefined, now = Date.now())
 
 /**
  * The scopes an operation needs, from the security requirements the contract declares for it:
- * all scopes of at least one requirement. The challenge names the first requirement's scopes.
+ * all scopes of at least one requirement. The refusal when the principal lacks them (undefined
+ * when it has them); its challenge names the first requirement's scopes.
  */
-export function requireScopes(principal: Principal, requirements: readonly (readonly string[])[]): void {
-  if (requirements.length === 0) return;
+export function scopeRefusal(principal: Principal, requirements: readonly (readonly string[])[]): InsufficientScope | undefined {
+  if (requirements.length === 0) return undefined;
   const met = requirements.some((needed) => needed.every((scope) => principal.scopes.includes(scope)));
-  if (!met) throw new InsufficientScope(requirements[0]!);
+  return met ? undefined : new InsufficientScope(requirements[0]!);
 }

@@ -1394,7 +1394,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The token lacks the scope this operation needs. Code `insufficient_scope`. */
+        /** @description The token lacks the scope this operation needs. Code `insufficient_scope`. The request still counts against the credential's quota, and carries the RateLimit headers. */
         Forbidden: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
@@ -1701,14 +1701,14 @@ export interface components {
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
          *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-         *     On every answer to a request whose token was accepted (not on `401`).
+         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
          * @example default;r=1130;t=42
          */
         RateLimit: string;
         /**
          * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
          *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-         *     accepted (not on `401`).
+         *     accepted, `403` included (not on `401`).
          * @example default;q=1200;w=60
          */
         RateLimitPolicy: string;

@@ -1,7 +1,8 @@
 /**
  * The one pipeline of an API document (the partner API, the back office): every cross-cutting rule
  * lives here or in the modules it calls, in this order:
- *   route (openapi-backend)  ->  authenticate once and check the operation's scopes  ->  validate
+ *   route (openapi-backend)  ->  authenticate once, count the request against the credential's
+ *   quota (rate-limits.ts) and check the operation's scopes  ->  validate
  *   against the contract  ->  writes: Idempotency-Key claim and one transaction  ->  If-Match
  *   precondition  ->  the declared handler on a company-scoped unit of work  ->  response headers
  *   from its typed result  ->  errors as the specification's body.
@@ -10,7 +11,7 @@
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Context, type Operation } from 'openapi-backend';
 import type { BearerAuthenticator } from '../auth/bearer-authenticator';
-import { requireScopes, type Principal } from '../auth/principal';
+import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database, Queryable } from '../database/prisma-client';
 import { ApiError, NotFound } from '../errors';
@@ -96,13 +97,17 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   if ('oauth2' in schemes) {
     api.registerSecurityHandler('oauth2', async (context: Context, exchange: Exchange) => {
       const principal = await options.authenticator.principalOf(headerValue(context.request.headers, 'authorization'));
-      requireScopes(principal, plans.get(context.operation.operationId!)!.scopeRequirements);
+      const operationId = context.operation.operationId!;
+      const refusal = scopeRefusal(principal, plans.get(operationId)!.scopeRequirements);
+      const expensive = !refusal && (declarations.get(operationId)?.expensive?.(exchange.apiRequest.query) ?? false);
+      // A request refused for its scope still counts, as one request (it runs nothing), and its 403
+      // carries the headers: a credential that keeps calling with the wrong scope is limited like
+      // any other (429 once its quota is spent), and the contract's promise of the headers on every
+      // answer to an accepted token holds.
+      if (options.rateLimits) exchange.rateLimit = await options.rateLimits.consume(principal.credentialId, expensive);
+      if (refusal) throw refusal;
+      if (expensive && options.rateLimits) exchange.req.res!.once('close', options.rateLimits.admitSearch(principal.credentialId));
       exchange.principal = principal;
-      if (options.rateLimits) {
-        const expensive = declarations.get(context.operation.operationId!)?.expensive?.(exchange.apiRequest.query) ?? false;
-        exchange.rateLimit = await options.rateLimits.consume(principal.credentialId, expensive);
-        if (expensive) exchange.req.res!.once('close', options.rateLimits.admitSearch(principal.credentialId));
-      }
       return principal;
     });
   }

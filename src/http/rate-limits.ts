@@ -1,5 +1,6 @@
 /**
- * Request limits per credential, applied by the pipeline right after authentication:
+ * Request limits per credential, applied by the pipeline right after authentication, before the
+ * scope check (a request refused for its scope counts as one request):
  *  - a quota of RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS (rate-limiter-flexible), counted in
  *    memory by one process, or by the cluster's primary for all the workers of one host
  *    (RateLimiterCluster: no database statement per request); an expensive request (a tenant name

@@ -1,12 +1,18 @@
 /**
- * SIGTERM during a burst of writes on a real service process: new connections are refused at
- * once, the writes in flight (some held behind a row lock) finish with `Connection: close`, the
- * process exits well within its grace period, and nothing is lost or applied twice: replaying every
- * key on a fresh process answers each write exactly once.
+ * SIGTERM on a real service process.
+ * During a burst of writes: new connections are refused at once, the writes in flight (some held
+ * behind a row lock) finish with `Connection: close`, the process exits well within its grace
+ * period, and nothing is lost or applied twice: replaying every key on a fresh process answers each
+ * write exactly once.
+ * On its connections: idle keep-alive connections are closed at once; a readiness probe that was
+ * being sent on a kept-alive connection when the signal came is answered 503 not_ready (and its
+ * connection closed) while a slow request is still in flight, which then finishes.
  */
 import { newKey, guaranteeBody } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { call, startService, statusOnNewConnection, stopAllServices, type FetchResult } from '../support/service-process';
+import { openKeptConnection } from '../support/kept-connection';
+import { holdGuaranteeRow, waitForLockWaiters } from '../support/row-lock';
 import { countGuarantees } from '../support/stored-state';
 import { useTestApp } from '../support/test-app';
 
@@ -49,24 +55,12 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     }));
 
     // The held guarantee's row stays locked by the test until released: its patches stay in flight.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const lock = t.db.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT id FROM rental_insurances WHERE id = ${BigInt(held.id)} FOR UPDATE`;
-        locked();
-        await released;
-      },
-      { timeout: 60_000 },
-    );
-    await isLocked;
+    const lock = await holdGuaranteeRow(t, held.id);
     const inFlight = patches.map((write) => send(service.origin, write));
     const burst = creates.map(
       (write, index) => new Promise<FetchResult>((resolve) => setTimeout(() => resolve(send(service.origin, write)), index * 20)),
     );
-    await waitForLockWaiters(patches.length);
+    await waitForLockWaiters(t, patches.length);
 
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(200);
     const signalled = Date.now();
@@ -75,10 +69,10 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     // No new connection is accepted once the process drains (a fresh socket: fetch's pool may hold a
     // keep-alive socket whose last answer left just before the signal, and the server rightly answers on it).
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(0);
-    setTimeout(release, 300);
+    setTimeout(lock.release, 300);
     const patched = await Promise.all(inFlight);
     const created = await Promise.all(burst);
-    await lock;
+    await lock.done;
     const exitCode = await service.exited;
     const stoppedAfter = Date.now() - signalled;
 
@@ -105,12 +99,55 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
   });
 });
 
-async function waitForLockWaiters(count: number): Promise<void> {
-  for (let waited = 0; ; waited += 50) {
-    const [row] = await t.db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
-    if (row!.n >= count) return;
-    if (waited > 20_000) throw new Error(`only ${row!.n} of ${count} writes reached the lock`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+describe('When a service process gets SIGTERM with keep-alive connections open and a slow request in flight', () => {
+  test('then idle connections close at once, a probe begun on a kept connection is answered 503 not_ready, and the slow request finishes', async () => {
+    const grace = 5_000;
+    // A keep-alive timeout far longer than the test: any connection closed here is closed by the drain.
+    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: String(grace), HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' });
+    const held = await asPartner(t).newGuarantee();
+    const lock = await holdGuaranteeRow(t, held.id);
+    let slowSettled = false;
+    const slow = send(service.origin, {
+      key: newKey(),
+      method: 'PATCH',
+      path: `/v1/rental-insurances/${held.id}`,
+      headers: { 'If-Match': 'W/"1"', 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ externalId: 'SLOW-1' }),
+    }).finally(() => (slowSettled = true));
+    await waitForLockWaiters(t, 1);
+
+    // The load balancer's probe connection and a partner's connection, both kept alive after an answer.
+    const probe = await openKeptConnection(service.port);
+    const idle = await openKeptConnection(service.port);
+    const readyBefore = await probe.request('GET /health/ready HTTP/1.1\r\nHost: lb\r\n\r\n');
+    expect([readyBefore.status, readyBefore.headers['connection']]).toEqual([200, 'keep-alive']);
+    expect((await idle.request('GET /health/live HTTP/1.1\r\nHost: partner\r\n\r\n')).status).toBe(200);
+    // The next probe has begun on the kept connection when the signal comes: that connection is busy, not idle.
+    probe.write('GET /health/ready HTTP/1.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const signalled = Date.now();
+    process.kill(service.pid, 'SIGTERM');
+    const idleClosedAt = await idle.closed;
+    // Promptly: at the signal, not after the keep-alive timeout (a bound a slow machine still meets).
+    expect(idleClosedAt - signalled).toBeLessThan(2_000);
+    expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(0);
+
+    const readyDraining = await (probe.write('Host: lb\r\n\r\n'), probe.nextAnswer());
+    expect(readyDraining.status).toBe(503);
+    expect(JSON.parse(readyDraining.body)).toMatchObject({ code: 'not_ready' });
+    expect(readyDraining.headers['retry-after']).toBe('1');
+    expect(readyDraining.headers['connection']).toBe('close');
+    await probe.closed;
+    expect(slowSettled).toBe(false);
+    expect(service.alive()).toBe(true);
+
+    lock.release();
+    const finished = await slow;
+    expect([finished.status, finished.headers.get('connection')]).toEqual([200, 'close']);
+    await lock.done;
+    expect(await service.exited).toBe(0);
+    // The documented bound (README, SHUTDOWN_GRACE_MS): the grace period plus a few seconds.
+    expect(Date.now() - signalled).toBeLessThan(grace + 5_000);
+  });
+});

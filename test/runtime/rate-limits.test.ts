@@ -1,7 +1,8 @@
 /**
  * Quotas per credential with the RateLimit-Policy and RateLimit headers: every answer to an
  * authenticated request says where the credential stands, a spent quota is 429 rate_limited with
- * Retry-After, a tenant name search counts for more, and one credential's quota is its own.
+ * Retry-After, a tenant name search counts for more, a request refused for its scope counts too,
+ * and one credential's quota is its own.
  */
 import { RateLimits } from '../../src/http/rate-limits';
 import { expectErrorBody } from '../support/error-body';
@@ -45,6 +46,28 @@ describe('When a credential calls the API', () => {
     expect(search.status).toBe(200);
     expect(search.headers['ratelimit']).toMatch(/^default;r=15;t=\d+$/);
     expect((await partner.list({ tenantCpfCnpj: '52998224725' })).headers['ratelimit']).toMatch(/^default;r=14;t=\d+$/);
+  });
+});
+
+describe('When a credential keeps calling an operation its token has no scope for', () => {
+  test('then each 403 carries the headers and counts as one request, a name search included, until the quota is spent: 429, nothing stored', async () => {
+    const agency = await t.newAgency({ scopes: ['ri:financial:read'] });
+    const partner = asPartner(t, agency);
+    const refused = await partner.create(guaranteeBody());
+    expectErrorBody(refused, 403, 'insufficient_scope');
+    expect(refused.headers['ratelimit-policy']).toBe('default;q=20;w=60');
+    expect(refused.headers['ratelimit']).toMatch(/^default;r=19;t=\d+$/);
+    // A search it may not run costs what a refusal costs, not the search's price.
+    const search = await partner.list({ tenantName: 'maria' });
+    expectErrorBody(search, 403, 'insufficient_scope');
+    expect(search.headers['ratelimit']).toMatch(/^default;r=18;t=\d+$/);
+    for (let call = 0; call < 18; call += 1) expect((await partner.create(guaranteeBody())).status).toBe(403);
+    const limited = await partner.create(guaranteeBody());
+    expectErrorBody(limited, 429, 'rate_limited');
+    expect(limited.headers['ratelimit']).toBe(`default;r=0;t=${limited.headers['retry-after']}`);
+    // The spent quota is the credential's: an operation within its scope is refused too.
+    expectErrorBody(await partner.balance(), 429, 'rate_limited');
+    expect(await countGuarantees(t, agency)).toBe(0);
   });
 });
 
