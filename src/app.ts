@@ -6,7 +6,6 @@
  *   /health/live, /health/ready     the process's health probes (openapi/health.yaml)
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import pinoHttp from 'pino-http';
 import { BearerAuthenticator } from './auth/bearer-authenticator';
 import type { PrincipalCache } from './auth/principal-cache';
 import { createTokenRouter } from './auth/token-endpoint';
@@ -16,8 +15,9 @@ import { ApiError, NotFound } from './errors';
 import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-response';
 import { createApiRouter, type ApiDefinition } from './http/pipeline';
+import { requestLog } from './http/request-log';
 import { RateLimits, rateLimitPolicy } from './http/rate-limits';
-import { type Logger, redactUrl } from './logger';
+import type { Logger } from './logger';
 import { backOfficeApi } from './operations/api/back-office-api';
 import type { BackOfficeWork } from './operations/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
@@ -60,18 +60,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     else res.once('close', deps.lifecycle.onDrain(closeConnection));
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req) => (req as Request).correlationId,
-      customProps: (req) => ({ correlationId: (req as Request).correlationId }),
-      serializers: {
-        // Secrets and tokens that a client put in the query string must not reach the log.
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(deps.logger));
 
   app.use(config.AUTH_BASE_PATH, createTokenRouter(deps.db, config));
   app.all(`${config.AUTH_BASE_PATH}/oauth2/token`, (_req: Request, _res: Response, next: NextFunction) => {

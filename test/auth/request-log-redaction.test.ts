@@ -66,3 +66,21 @@ describe('When a client puts credentials or tokens in the query string', () => {
     expect(loggedUrls()).toContain('/rental-guarantee/v1/rental-insurances?status=approved&page=2&tenantName=jos%C3%A9');
   });
 });
+
+describe('When a request is answered', () => {
+  test('then the log holds one line for it, with its correlation id, method, URL, status and response time', async () => {
+    const answer = await request(logged.app).get('/rental-guarantee/v1/rental-insurances/42').set('X-Correlation-Id', 'log-line-check-1');
+    expect(answer.status).toBe(401);
+    const entries = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['correlationId'] === 'log-line-check-1' && entry['msg'] === 'request completed');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      level: 30,
+      service: 'rental-guarantee-api',
+      req: { method: 'GET', url: '/rental-guarantee/v1/rental-insurances/42' },
+      res: { statusCode: 401 },
+      responseTime: expect.any(Number),
+    });
+  });
+});
