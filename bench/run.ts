@@ -2,10 +2,12 @@
  * `make bench`: seeds a company with BENCH_ROWS guarantees and statement entries (default
  * 1,000,000), starts the built service, a bare Express reference server and the two stack-floor
  * servers as separate processes, measures each operation with autocannon, and writes the table to
- * bench/results.md. Not part of the test run. Environment: BENCH_ROWS, BENCH_SECONDS (8),
- * BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY (comma-separated name words;
- * does not write the file), BENCH_POOL_MAX (20), BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof),
- * DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
+ * bench/results.md. Then, on the same database: what events cost a create (events-cost.ts), the
+ * deployment variants and the webhook delivery lag. Not part of the test run. Environment:
+ * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
+ * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
+ * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS (0
+ * leaves that part out), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,7 @@ import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
 import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
+import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
@@ -109,6 +112,21 @@ async function main(): Promise<void> {
           SECONDS,
           CONNECTIONS,
         );
+    // Through the service measured above (its creates), then Prisma alone.
+    const events =
+      !selected('events A/B') || process.env.BENCH_EVENTS === '0'
+        ? ''
+        : formatEventsCost(
+            await measureEventsCost({
+              database: bench,
+              origin,
+              pid: service.pid,
+              token,
+              webhookSecretKey: env.WEBHOOK_SECRET_KEY,
+              seconds: SECONDS,
+              connections: CONNECTIONS,
+            }),
+          );
     // The variants start services of their own; the one measured above stays idle meanwhile.
     const variants =
       !selected('deployment variants') || process.env.BENCH_VARIANTS === '0'
@@ -127,6 +145,7 @@ async function main(): Promise<void> {
         },
       ) +
       formatFloorPairs(floorPairs) +
+      events +
       variants +
       webhooks;
     console.log(report);

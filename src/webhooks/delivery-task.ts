@@ -46,8 +46,10 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
 function consequences(delivery: DeliveryToAttempt, outcome: AttemptOutcome, settings: DeliverySettings): AttemptRecord {
   const succeeded = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   const gone = outcome.status === 410;
-  const delay = succeeded || gone ? null : nextDelayMs(settings.scheduleMs, delivery.attemptsMade + 1, retryAfterMs(outcome.retryAfter));
+  // One instant for the delay and the time it counts from: a Retry-After date is then the next attempt's time exactly.
   const now = new Date();
+  const delay =
+    succeeded || gone ? null : nextDelayMs(settings.scheduleMs, delivery.attemptsMade + 1, retryAfterMs(outcome.retryAfter, now.getTime()));
   const failingSince = succeeded ? null : (delivery.failingSince ?? now);
   const failedTooLong = failingSince !== null && now.getTime() - failingSince.getTime() >= settings.disableAfterDays * 86_400_000;
   const disabledReason = gone ? 'gone' : failedTooLong ? 'failing' : null;

@@ -1,26 +1,45 @@
 /**
- * Hostile request headers, for every operation: Authorization garbage, Idempotency-Key that is
- * missing, too long, or has characters outside `!`..`~`, If-Match garbage, and X-Correlation-Id
- * garbage sent along. Every request is a valid one with exactly one header made hostile: it must be
- * refused with a 4xx in the specification's error shape (code, message, timestamp, correlationId =
- * X-Correlation-Id) and write nothing.
+ * Hostile request headers, for every operation and every webhook endpoint write: Authorization
+ * garbage, Idempotency-Key that is missing, too long, or has characters outside `!`..`~`, If-Match
+ * garbage, and X-Correlation-Id garbage sent along. Every request is a valid one with exactly one
+ * header made hostile: it must be refused with a 4xx in the specification's error shape (code,
+ * message, timestamp, correlationId = X-Correlation-Id) and write nothing.
  */
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { sendableHeaderText } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
-import { OPERATIONS, validRequest, type OperationEntry } from '../support/operation-table';
+import { documentOperations } from '../support/contract-rules';
+import { entityTagOf, OPERATIONS, validRequest, type OperationEntry, type Target } from '../support/operation-table';
+import { WEBHOOK_OPERATIONS, WEBHOOK_WRITES, webhookTarget, type WebhookTarget } from '../support/webhook-operations';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 
 const world = useHostileWorld();
+let webhook: WebhookTarget | undefined;
+// The agency's webhook endpoint and a pending delivery of it, for the webhook writes; the baseline then includes them.
+beforeAll(async () => {
+  webhook = await webhookTarget(world.testApp, world.agency);
+  world.baseline = await takeSnapshot(world.testApp.db);
+});
 
 const RUNS = 30;
-const secured = OPERATIONS.filter((entry) => entry.access !== 'public');
-const writes = OPERATIONS.filter((entry) => entry.method !== 'GET');
-const withIfMatch = OPERATIONS.filter((entry) => entry.ifMatch);
+const ALL = [...OPERATIONS, ...WEBHOOK_WRITES];
+const secured = ALL.filter((entry) => entry.access !== 'public');
+const writes = ALL.filter((entry) => entry.method !== 'GET');
+const withIfMatch = ALL.filter((entry) => entry.ifMatch);
 const WELL_FORMED_CORRELATION = /^[A-Za-z0-9._:-]{1,128}$/;
 
-const valid = (entry: OperationEntry) => validRequest(entry, world.target, world.agency.auth.Authorization);
+const target = (): Target => ({ ...world.target, webhook });
+const valid = (entry: OperationEntry) => validRequest(entry, target(), world.agency.auth.Authorization);
+
+test('every webhook write of the document is in the table, If-Match where the document declares it', () => {
+  const documented = documentOperations
+    .filter((operation) => WEBHOOK_OPERATIONS.includes(operation.operationId) && operation.method !== 'GET')
+    .map(({ operationId, method, path, parameterNames }) => ({ operationId, method, path, ifMatch: parameterNames.includes('If-Match') }));
+  expect(WEBHOOK_WRITES.map(({ operationId, method, path, ifMatch }) => ({ operationId, method, path, ifMatch }))).toEqual(documented);
+  expect(WEBHOOK_WRITES.filter((entry) => entry.ifMatch).map((entry) => entry.operationId)).toEqual(['patchWebhookEndpoint']);
+});
+
 /** An X-Correlation-Id to send along: none, a well-formed one, or garbage. */
 const correlation = fc.oneof(
   fc.constant(undefined),
@@ -158,7 +177,8 @@ describe.each(withIfMatch.map((entry) => [entry.operationId, entry] as const))('
     const missing = valid(entry);
     delete missing.headers['If-Match'];
     await expectRejectedWithoutEffect(world, missing, { status: 428, code: 'precondition_required' });
-    const current = Number(/\d+/.exec(world.target.etag)![0]);
+    const etag = entityTagOf(entry, target());
+    const current = Number(/\d+/.exec(etag)![0]);
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -170,7 +190,7 @@ describe.each(withIfMatch.map((entry) => [entry.operationId, entry] as const))('
           const request = valid(entry);
           request.headers['If-Match'] = versions.map((version) => (weak ? `W/"${version}"` : `"${version}"`)).join(', ');
           const response = await expectRejectedWithoutEffect(world, request, { status: 412, code: 'precondition_failed' });
-          expect(response.headers['etag']).toBe(world.target.etag);
+          expect(response.headers['etag']).toBe(etag);
         },
       ),
       { numRuns: 15 },

@@ -5,13 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { documentOperations } from './contract-rules';
-import { WEBHOOK_OPERATIONS } from './webhook-operations';
+import { WEBHOOK_OPERATIONS, withWebhookIds, type WebhookTarget } from './webhook-operations';
 import { guaranteeBody, nextCpf } from './factories';
 import { API } from './partner-api';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 
-export type Access = 'public' | 'read' | 'write' | 'financial';
+/** `webhooks`: scope ri:webhooks:manage (the webhook writes of webhook-operations.ts). */
+export type Access = 'public' | 'read' | 'write' | 'financial' | 'webhooks';
 
 export interface OperationEntry {
   operationId: string;
@@ -217,6 +218,8 @@ export interface Target {
   etag: string;
   /** A co-tenant of the guarantee. */
   coTenantCpfCnpj: string;
+  /** The webhook endpoint and delivery of the webhook writes ({endpointId}, {deliveryId}; its ETag for If-Match). */
+  webhook?: WebhookTarget;
 }
 
 export interface BuiltRequest {
@@ -228,9 +231,15 @@ export interface BuiltRequest {
 }
 
 /** Encodes a path value unless told it is already raw (hostile tests send malformed encodings). */
-export function pathOf(entry: OperationEntry, target: { id: string | number; coTenantCpfCnpj: string }, raw = false): string {
+export function pathOf(entry: OperationEntry, target: Pick<Target, 'id' | 'coTenantCpfCnpj' | 'webhook'>, raw = false): string {
   const encode = (value: string | number) => (raw ? String(value) : encodeURIComponent(String(value)));
-  return `${API}${entry.path.replace('{id}', encode(target.id)).replace('{cpfCnpj}', encode(target.coTenantCpfCnpj))}`;
+  const path = entry.path.replace('{id}', encode(target.id)).replace('{cpfCnpj}', encode(target.coTenantCpfCnpj));
+  return `${API}${withWebhookIds(path, target.webhook, encode)}`;
+}
+
+/** The current ETag of what the operation changes: the guarantee, or the webhook endpoint. */
+export function entityTagOf(entry: OperationEntry, target: Target): string {
+  return entry.path.includes('{endpointId}') ? target.webhook!.etag : target.etag;
 }
 
 export function queryString(pairs: Array<[string, string]>): string {
@@ -243,7 +252,7 @@ export function validRequest(entry: OperationEntry, target: Target, authorizatio
   const headers: Record<string, string> = {};
   if (authorization !== undefined && entry.access !== 'public') headers['Authorization'] = authorization;
   if (entry.method !== 'GET') headers['Idempotency-Key'] = randomUUID();
-  if (entry.ifMatch) headers['If-Match'] = target.etag;
+  if (entry.ifMatch) headers['If-Match'] = entityTagOf(entry, target);
   let body: string | undefined;
   if (entry.body) {
     headers['Content-Type'] = entry.mediaType!;

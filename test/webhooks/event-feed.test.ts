@@ -1,6 +1,7 @@
 /**
  * GET /v1/events while writes go on: a reader following `_links.next` sees every event of its
- * agency exactly once, in one order, however the concurrent transactions interleave.
+ * agency exactly once, in one order, however the concurrent transactions interleave: the order a
+ * later reader sees too, and one in which a change comes after every change committed before it.
  */
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -11,16 +12,20 @@ const partner = asPartner(world, () => world.agencies[0]!);
 const other = asPartner(world, () => world.agencies[1]!);
 const feed = webhookClient(world, () => world.agencies[0]!);
 
-type FeedEvent = { id: string; type: string; cursor: string; agencyId: string; occurredAt: string };
+type FeedEvent = { id: string; type: string; cursor: string; agencyId: string; occurredAt: string; data: Record<string, unknown> };
 
-async function readPage(href: string | undefined): Promise<{ events: FeedEvent[]; next: string }> {
-  const response = href ? await asPartner(world, world.agencies[0]!).follow(href) : await feed.events({ limit: 5 });
+async function readPage(href: string | undefined, limit = 5): Promise<{ events: FeedEvent[]; next: string }> {
+  const response = href ? await asPartner(world, world.agencies[0]!).follow(href) : await feed.events({ limit });
   expect(response.status).toBe(200);
   return { events: response.body._embedded.events as FeedEvent[], next: response.body._links.next.href as string };
 }
 
+/** The guarantee an event is about. */
+const guaranteeOf = (event: FeedEvent) =>
+  (event.data['rentalInsurance'] as { id: number } | undefined)?.id ?? (event.data['rentalInsuranceId'] as number);
+
 describe('When a partner pages through the feed while writes go on', () => {
-  it('then every event of its agency appears once, none of another agency, with no gap', async () => {
+  it('then every event of its agency appears once, none of another agency, with no gap, in one consistent causal order', async () => {
     let writing = true;
     const writers = (async () => {
       for (let round = 0; round < 8; round++) {
@@ -54,6 +59,25 @@ describe('When a partner pages through the feed while writes go on', () => {
     expect(new Set(ids)).toEqual(new Set(stored.map((event) => event.id)));
     expect(ids).toHaveLength(expected);
     expect(seen.every((event) => event.agencyId === world.agencies[0]!.companyId)).toBe(true);
+
+    // Order. Each page went on exactly where the one before ended: read in sequence, the pages are one
+    // strictly increasing run of the feed's order (the writing transaction, then the position in it).
+    const order = new Map((await world.db.event.findMany({ select: { id: true, txId: true, position: true } })).map((row) => [row.id, row]));
+    for (const [index, event] of seen.entries()) {
+      if (index === 0) continue;
+      const [before, after] = [order.get(seen[index - 1]!.id)!, order.get(event.id)!];
+      expect(before.txId < after.txId || (before.txId === after.txId && before.position < after.position)).toBe(true);
+    }
+    // Causality: each comment was written after its guarantee's creation had committed, and comes after it.
+    for (const comment of seen.filter((event) => event.type === 'rental_insurance.comment_added')) {
+      const creation = seen.findIndex((event) => event.type === 'rental_insurance.status_changed' && guaranteeOf(event) === guaranteeOf(comment));
+      expect(creation).toBeGreaterThanOrEqual(0);
+      expect(creation).toBeLessThan(seen.indexOf(comment));
+    }
+    // Consistency: a reader starting afresh, with other page boundaries, sees the very same sequence.
+    const again: FeedEvent[] = [];
+    for (let page = await readPage(undefined, 7); page.events.length > 0; page = await readPage(page.next)) again.push(...page.events);
+    expect(again.map((event) => event.id)).toEqual(ids);
   });
 
   it('then type and time filters select events, and a bad cursor is 400', async () => {

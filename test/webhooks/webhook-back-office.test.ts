@@ -17,22 +17,32 @@ jest.mock('../../src/database/embedded-server', () => ({
 }));
 jest.setTimeout(120_000);
 
-/** Runs the admin tool in-process with --json against this file's database; returns its parsed output. */
-async function admin(...args: string[]): Promise<any> {
+/** Runs the admin tool in-process against this file's database; returns its exit code and what it printed (stdout and stderr). */
+async function runAdmin(args: string[]): Promise<{ code: number; printed: string }> {
   const printed: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
+  const keep = (line: unknown) => void printed.push(String(line));
+  const log = jest.spyOn(console, 'log').mockImplementation(keep);
+  const error = jest.spyOn(console, 'error').mockImplementation(keep);
   const previous = process.env.DATABASE_URL;
   process.env.DATABASE_URL = world.databaseUrl;
   try {
-    expect(await runCli([...args, '--json'], webhookCommands)).toBe(0);
-    return JSON.parse(printed.join('\n'));
+    const code = await runCli(args, webhookCommands);
+    return { code, printed: printed.join('\n') };
   } finally {
     if (previous === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = previous;
     log.mockRestore();
+    error.mockRestore();
   }
 }
-const world = useTestApp({ WEBHOOK_DELIVERY_CONCURRENCY: '2', SCHEDULER_INTERVAL_MS: '0' }, { agencies: 1 });
+
+/** The admin tool with --json, which must succeed; returns its parsed output. */
+async function admin(...args: string[]): Promise<any> {
+  const { code, printed } = await runAdmin([...args, '--json']);
+  expect(code).toBe(0);
+  return JSON.parse(printed);
+}
+const world = useTestApp({ WEBHOOK_DELIVERY_CONCURRENCY: '2', WEBHOOK_RETRY_SCHEDULE_MS: '200,200', SCHEDULER_INTERVAL_MS: '0' }, { agencies: 1 });
 const { ops } = useStaff(world);
 const partner = asPartner(world);
 const hooks = webhookClient(world, () => world.agency);
@@ -78,5 +88,49 @@ describe('When staff look after an agency’s webhooks', () => {
     expect(listed.items.map((item: { id: string }) => item.id)).toContain(endpoint.id);
     const disabled = await admin('webhooks', 'disable', '--endpoint', endpoint.id, '--staff', 'Ana Revisora');
     expect(disabled).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: 'operator' });
+  });
+
+  it('then the admin tool shows an endpoint’s deliveries and their attempts as the partner sees them, never a secret', async () => {
+    const receiver = await startReceiver();
+    world.beforeClose(() => receiver.close());
+    const endpoint = await hooks.register(receiver.url, ['rental_insurance.status_changed']);
+    receiver.script.push(500);
+    await partner.newGuarantee();
+    const [first] = await receiver.waitFor((all) => all.length >= 2);
+
+    let listed = await admin('webhooks', 'deliveries', '--endpoint', endpoint.id);
+    for (let i = 0; i < 30 && listed.items[0]?.status !== 'succeeded'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      listed = await admin('webhooks', 'deliveries', '--endpoint', endpoint.id);
+    }
+    expect(listed).toMatchObject({
+      total: 1,
+      items: [
+        {
+          eventId: first!.event.id,
+          eventType: 'rental_insurance.status_changed',
+          status: 'succeeded',
+          nextAttemptAt: null,
+          attempts: [
+            { responseStatus: 500, error: 'HTTP 500' },
+            { responseStatus: 200, error: null },
+          ],
+        },
+      ],
+    });
+    expect(listed.items).toEqual((await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries);
+
+    const text = await runAdmin(['webhooks', 'deliveries', '--endpoint', endpoint.id]);
+    expect(text.code).toBe(0);
+    expect(text.printed.split('\n')).toEqual([
+      '1 delivery; latest 1:',
+      `${listed.items[0].createdAt}  succeeded rental_insurance.status_changed      500,200`,
+    ]);
+    for (const output of [JSON.stringify(listed), text.printed]) expect(output).not.toContain('whsec_');
+
+    const unknown = await runAdmin(['webhooks', 'deliveries', '--endpoint', '00000000-0000-4000-8000-000000000000', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.printed)).toEqual({ error: 'not_found', message: 'Webhook endpoint not found.' });
+    expect((await runAdmin(['webhooks', 'deliveries', '--json'])).code).toBe(2);
   });
 });

@@ -16,8 +16,10 @@ const hooks = webhookClient(world, () => world.agency);
 let receiver: Receiver;
 
 beforeEach(async () => {
-  receiver = await startReceiver();
-  world.beforeClose(() => receiver.close());
+  // Each test's own receiver is closed (a closure over `receiver` would close only the last one, 8 times).
+  const current = await startReceiver();
+  receiver = current;
+  world.beforeClose(() => current.close());
 });
 
 const statusEvents = ['rental_insurance.status_changed'];
