@@ -11,7 +11,8 @@ import { documentOperation, requestBodyIsValid } from '../support/contract-rules
 import { guaranteeBody, nextCpf } from '../support/factories';
 import { applyMutation, hostileValue, malformedJson, mutation, notObjectJson, pathsOf } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
-import { OPERATIONS, validRequest, type OperationEntry } from '../support/operation-table';
+import { OPERATIONS, type OperationEntry } from '../support/operation-table';
+import { validRequest } from '../support/operation-requests';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 
 const world = useHostileWorld();

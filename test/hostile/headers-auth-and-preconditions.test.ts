@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { sendableHeaderText } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
 import { documentOperations } from '../support/contract-rules';
-import { entityTagOf, OPERATIONS, validRequest, type OperationEntry, type Target } from '../support/operation-table';
+import { OPERATIONS, type OperationEntry } from '../support/operation-table';
+import { entityTagOf, validRequest, type Target } from '../support/operation-requests';
 import { WEBHOOK_OPERATIONS, WEBHOOK_WRITES, webhookTarget, type WebhookTarget } from '../support/webhook-operations';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 

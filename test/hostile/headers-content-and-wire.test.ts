@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { sendableHeaderText } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
-import { OPERATIONS, validRequest, type OperationEntry } from '../support/operation-table';
+import { OPERATIONS, type OperationEntry } from '../support/operation-table';
+import { validRequest } from '../support/operation-requests';
 import { rawSocketRequest } from '../support/raw-http';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 

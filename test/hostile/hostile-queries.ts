@@ -1,7 +1,8 @@
 /** Building hostile query strings for the hostile suites: which operations take which parameters, and values that are not integers. */
 import fc from 'fast-check';
 import type { HostileWorld } from '../support/hostile-world';
-import { OPERATIONS, pathOf, queryString, validRequest, type OperationEntry } from '../support/operation-table';
+import { OPERATIONS, type OperationEntry } from '../support/operation-table';
+import { pathOf, queryString, validRequest } from '../support/operation-requests';
 
 export const RUNS = 30;
 export const entries = (filter: (entry: OperationEntry) => boolean) => OPERATIONS.filter(filter).map((entry) => [entry.operationId, entry] as const);

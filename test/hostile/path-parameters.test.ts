@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { isCleanText, unicodeText } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
-import { pathOf, queryString, validRequest } from '../support/operation-table';
+import { pathOf, queryString, validRequest } from '../support/operation-requests';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 import { cpf } from '../support/factories';
 import { entries, RUNS } from './hostile-queries';

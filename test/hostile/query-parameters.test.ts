@@ -9,7 +9,7 @@ import { documentOperation, errorBodyProblem } from '../support/contract-rules';
 import { backOffice } from '../support/back-office';
 import { unicodeText } from '../support/hostile-arbitraries';
 import { expectRejectedWithoutEffect, useHostileWorld } from '../support/hostile-world';
-import { validRequest } from '../support/operation-table';
+import { validRequest } from '../support/operation-requests';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
 import { cpf } from '../support/factories';
 import { asPartner } from '../support/partner-api';

@@ -5,7 +5,7 @@
  */
 import { backOffice } from '../support/back-office';
 import { guaranteeBody, nextCpf } from '../support/factories';
-import type { Target } from '../support/operation-table';
+import type { Target } from '../support/operation-requests';
 import { asPartner } from '../support/partner-api';
 import { listen, rawRequest, type Listening, type RawRequest } from '../support/raw-http';
 import { useTestApp } from '../support/test-app';

@@ -9,7 +9,7 @@ import { postStatementEntry } from '../../src/financial/ledger-service';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 import { guaranteeBody } from '../support/factories';
-import type { Target } from '../support/operation-table';
+import type { Target } from '../support/operation-requests';
 import { API, asPartner } from '../support/partner-api';
 import type { Agency } from '../support/test-app';
 import { useIsolationWorld } from './isolation-world';

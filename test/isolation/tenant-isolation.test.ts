@@ -11,7 +11,8 @@
  */
 import { errorBodyProblem } from '../support/contract-rules';
 import { snapshotDifference, takeSnapshot } from '../support/db-snapshot';
-import { missingFromTable, OPERATIONS, pathOf, unknownToDocument, validRequest } from '../support/operation-table';
+import { missingFromTable, OPERATIONS, unknownToDocument } from '../support/operation-table';
+import { pathOf, validRequest } from '../support/operation-requests';
 import { nextCpf } from '../support/factories';
 import type { RawRequest, RawResponse } from '../support/raw-http';
 import { useIsolationWorld } from './isolation-world';

@@ -16,7 +16,7 @@ import { nextCpf } from './factories';
 import { asPartner } from './partner-api';
 import { listen, rawRequest, type Listening, type RawRequest, type RawResponse } from './raw-http';
 import { useTestApp, type Agency, type World } from './test-app';
-import type { Target } from './operation-table';
+import type { Target } from './operation-requests';
 
 export interface HostileWorld {
   /** The test app under attack: its database, and asPartner() for setting up guarantees. */
