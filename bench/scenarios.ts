@@ -132,12 +132,18 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       body: createBody,
     },
     {
+      // On a random seeded guarantee each time: comments on the sample one would grow the history
+      // that the history scenario reads, run after run.
       name: 'comment',
       method: 'POST',
       path: `${list}/${inputs.sampleId}/comments`,
       headers: json,
       body: JSON.stringify({ comment: 'Benchmark comment.' }),
-      setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'Idempotency-Key': randomUUID() } }),
+      setupRequest: (request) => ({
+        ...request,
+        path: `${list}/${1 + Math.floor(Math.random() * inputs.totalRows)}/comments`,
+        headers: { ...request.headers, 'Idempotency-Key': randomUUID() },
+      }),
     },
     // Accept and refuse each take the next approved seeded guarantee (seed.ts: id % 10 = 2).
     nextInLine('accept', `${list}/{id}/accept`, inputs, approvedAt(0.4)),
