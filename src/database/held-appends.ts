@@ -5,8 +5,9 @@
  * commit or roll back with the write as before. Only the pipeline's write transactions hold
  * appends; everywhere else (scheduler, admin tool) `recordHistory` and `emitEvent` write at once.
  *
- * An append that must be written at once inside a holding transaction (a comment, whose entry the
- * answer shows) first writes whatever is held, so rows keep the order in which they were made.
+ * An append that must be written at once inside a holding transaction (a staff comment, whose entry
+ * the answer shows with its time) first writes whatever is held, so rows keep the order in which
+ * they were made. A partner's comment knows its time beforehand and is held like the others.
  */
 import type { Queryable } from './prisma-client';
 
@@ -18,6 +19,8 @@ export interface HeldHistoryEntry {
   comment: string | null;
   previousStatus: string | null;
   status: string;
+  /** Set when the write answers with the entry before it is written (a comment); else the column's default. */
+  createdAt?: Date;
 }
 
 export interface HeldEvent {

@@ -10,23 +10,45 @@
 import type { Queryable } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
 import { ApiError } from '../errors';
+import type { Status } from './status-machine';
 
-export async function consumeCommentQuota(db: Queryable, companyId: string, perDay: number, now = new Date()): Promise<void> {
+export interface CommentSlot {
+  /** The commented guarantee's status (a comment's entry shows it as both previous and new status). */
+  status: Status;
+  /** The transaction's time, as the history entry's `created_at` default would store it (milliseconds). */
+  at: Date;
+}
+
+/**
+ * The agency's guarantee `id` and one more comment of the day, in one statement: undefined when the
+ * agency has no such guarantee (nothing is counted), 429 when the day's quota is spent.
+ */
+export async function takeCommentSlot(
+  db: Queryable,
+  companyId: string,
+  id: bigint,
+  perDay: number,
+  now = new Date(),
+): Promise<CommentSlot | undefined> {
   const day = todayInSaoPaulo(now);
   // The day's count is spread over 16 rows, one per connection shard, so that concurrent comments
   // of one agency do not queue on one row; the total is this shard's new count plus the others'
   // (the statement's snapshot does not see its own increment, hence the split).
-  const [usage] = await db.$queryRaw<Array<{ count: number }>>`
-    WITH bump AS (
+  const [slot] = await db.$queryRaw<Array<CommentSlot & { count: number }>>`
+    WITH guarantee AS (
+      SELECT status FROM rental_insurances WHERE company_id = ${companyId} AND id = ${id}
+    ), bump AS (
       INSERT INTO comment_quota_usage AS u (company_id, day, shard, count)
-      VALUES (${companyId}, ${day}::date, (pg_backend_pid() % 16)::smallint, 1)
+      SELECT ${companyId}, ${day}::date, (pg_backend_pid() % 16)::smallint, 1 FROM guarantee
       ON CONFLICT (company_id, day, shard) DO UPDATE SET count = u.count + 1
       RETURNING shard, count
     )
-    SELECT (b.count + COALESCE((SELECT sum(o.count) FROM comment_quota_usage o
+    SELECT g.status::text AS status, CURRENT_TIMESTAMP(3) AS at,
+           (b.count + COALESCE((SELECT sum(o.count) FROM comment_quota_usage o
                                 WHERE o.company_id = ${companyId} AND o.day = ${day}::date AND o.shard <> b.shard), 0))::int AS count
-    FROM bump b`;
-  if (usage!.count > perDay) {
+    FROM guarantee g, bump b`;
+  if (!slot) return undefined;
+  if (slot.count > perDay) {
     const retryAfter = Math.max(1, secondsUntilNextDay(now));
     throw new ApiError(
       429,
@@ -38,6 +60,7 @@ export async function consumeCommentQuota(db: Queryable, companyId: string, perD
       },
     );
   }
+  return { status: slot.status, at: slot.at };
 }
 
 /** Seconds from `now` to the next midnight in São Paulo (UTC-3, without daylight saving since 2019). */

@@ -12,7 +12,7 @@ import type { CoTenantColumns } from './guarantee-input';
 import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { findGuarantee, guaranteeStatus, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
-import { consumeCommentQuota } from './comment-quota';
+import { takeCommentSlot } from './comment-quota';
 import { appendComment, historyPage, type Actor } from './history';
 import { patchGuarantee } from './patch-guarantee';
 import { decideProposal } from './proposal-decisions';
@@ -45,9 +45,8 @@ export function companyGuarantees(db: Queryable, companyId: string, actor: Actor
     signatures: async (id: bigint, page: Page) => signaturePage(db, (await owned(id)).id, page),
     /** Comments are allowed in every status and change neither data, status nor version. */
     comment: async (id: bigint, comment: string) => {
-      const { status } = await owned(id);
-      await consumeCommentQuota(db, companyId, rules.commentQuotaPerDay);
-      return appendComment(db, companyId, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status });
+      const { status, at } = (await takeCommentSlot(db, companyId, id, rules.commentQuotaPerDay)) ?? notFound();
+      return appendComment(db, companyId, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status }, at);
     },
   };
 }

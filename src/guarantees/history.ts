@@ -61,21 +61,39 @@ export async function recordHistory(db: Queryable, entry: NewHistoryEntry): Prom
 export function historyRowsCte(entries: HeldHistoryEntry[]): Prisma.Sql {
   const rows = JSON.stringify(entries, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
   return Prisma.sql`held_history AS (
-    INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
+    INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status, created_at)
     SELECT (h->>'rentalInsuranceId')::bigint, h->>'kind', h->>'creatorName', (h->>'creatorServiceAccount')::boolean, h->>'comment',
-           (h->>'previousStatus')::"RentalInsuranceStatus", (h->>'status')::"RentalInsuranceStatus"
+           (h->>'previousStatus')::"RentalInsuranceStatus", (h->>'status')::"RentalInsuranceStatus",
+           COALESCE((h->>'createdAt')::timestamptz, CURRENT_TIMESTAMP)
     FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS held(h, position) ORDER BY held.position
     RETURNING *)`;
 }
 
-function heldEntry(entry: NewHistoryEntry): HeldHistoryEntry {
+function heldEntry(entry: NewHistoryEntry, createdAt?: Date): HeldHistoryEntry {
   const { actor, ...columns } = entry;
-  return { ...columns, creatorName: actor.name, creatorServiceAccount: actor.serviceAccount };
+  return { ...columns, creatorName: actor.name, creatorServiceAccount: actor.serviceAccount, ...(createdAt ? { createdAt } : {}) };
 }
 
-/** A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added` event. */
-export async function appendComment(db: Queryable, companyId: string, entry: NewHistoryEntry & { kind: 'comment' }): Promise<HistoryRow> {
-  const row = await appendHistory(db, entry);
+/**
+ * A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added`
+ * event. Given its time `at` (the transaction's, read beforehand), a write's transaction holds the
+ * entry like any other (held-appends.ts); without it, the entry is written at once and read back.
+ */
+export async function appendComment(
+  db: Queryable,
+  companyId: string,
+  entry: NewHistoryEntry & { kind: 'comment' },
+  at?: Date,
+): Promise<ShownHistoryEntry> {
+  const held = heldAppends(db);
+  let row: ShownHistoryEntry;
+  if (held && at) {
+    held.history.push(heldEntry(entry, at));
+    const { actor, comment, previousStatus, status } = entry;
+    row = { creatorName: actor.name, creatorServiceAccount: actor.serviceAccount, comment, previousStatus, status, createdAt: at, documents: [] };
+  } else {
+    row = await appendHistory(db, entry);
+  }
   const historyEntry = toHistoryEntry(row);
   await emitEvent(db, {
     companyId,
@@ -107,9 +125,15 @@ export async function historyPage(
 
 type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
 
+/** What a history entry shows a partner (its id and guarantee are not shown). */
+type ShownHistoryEntry = Pick<
+  HistoryRow,
+  'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'documents' | 'createdAt'
+>;
+
 const statusObject = (status: Status | null) => ({ code: status, description: status ? STATUS_LABELS[status] : null });
 
-export function toHistoryEntry(row: HistoryRow): components['schemas']['HistoryEntry'] {
+export function toHistoryEntry(row: ShownHistoryEntry): components['schemas']['HistoryEntry'] {
   return {
     creator: { name: row.creatorName, serviceAccount: row.creatorServiceAccount },
     comment: row.comment,

@@ -3,6 +3,7 @@ import { expectErrorBody } from '../support/error-body';
 import { backOffice } from '../support/back-office';
 import { asPartner, withAuthorization } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { webhookClient } from '../webhooks/webhook-support';
 
 const world = useTestApp({}, { agencies: 1 });
 const partner = asPartner(world);
@@ -26,6 +27,13 @@ describe('When the partner comments', () => {
     const after = await partner.get(created.id);
     expect(after.headers['etag']).toBe('W/"1"');
     expect(after.body.updatedAt).toBe(created.updatedAt);
+    // The answer shows the entry exactly as stored (its time too), and its event carries the same.
+    expect((await partner.historyEntries(created.id)).at(-1)).toEqual(response.body);
+    const events = await webhookClient(world, world.agency).events({ type: 'rental_insurance.comment_added', limit: 200 });
+    const event = events.body._embedded.events.find(
+      (candidate: { data: Record<string, unknown> }) => candidate.data['rentalInsuranceId'] === created.id,
+    );
+    expect(event?.data).toEqual({ rentalInsuranceId: created.id, historyEntry: response.body });
   });
 
   test('then a replay returns the same entry and adds none; a different comment with the same key is 400', async () => {
