@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDatabaseClient, type Database } from '../src/database/prisma-client';
 import { newWebhookSecret, secretBox } from '../src/webhooks/secret-box';
+import { BENCH_HOSTS, dropDeliveries, removeBenchEndpoints } from './bench-endpoints';
 import { measureEventRow, type StatementRun } from './event-row';
 import { log, measure } from './measure';
 import type { Measurement } from './report';
@@ -27,7 +28,6 @@ import { scenarioInputs, type BenchDatabase } from './setup';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const MOST_ENDPOINTS = Number(process.env.BENCH_EVENT_ENDPOINTS ?? 10);
-const BENCH_HOSTS = '.bench.invalid/events';
 
 export interface EventsCost {
   fanOut: Array<{ endpoints: number; round: number; measurement: Measurement }>;
@@ -44,22 +44,6 @@ interface Setup {
   webhookSecretKey: string;
   seconds: number;
   connections: number;
-}
-
-/** Endpoints of earlier A/B runs: their queued jobs leave the queue, then they go (their deliveries with them). */
-async function removeBenchEndpoints(db: Database): Promise<void> {
-  const where = { companyId: BENCH_COMPANY, url: { endsWith: BENCH_HOSTS } };
-  const ids = (await db.webhookEndpoint.findMany({ where, select: { id: true } })).map((endpoint) => endpoint.id);
-  await dropDeliveries(db, ids);
-  await db.webhookEndpoint.deleteMany({ where });
-}
-
-/** Nothing would ever attempt these deliveries: their jobs are removed from the queue (graphile-worker's remove_job), and they are deleted. */
-async function dropDeliveries(db: Database, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  await db.$queryRaw`
-    SELECT count(graphile_worker.remove_job(d.id::text))::int AS removed FROM webhook_deliveries d WHERE d.endpoint_id = ANY (${endpointIds}::uuid[])`;
-  await db.webhookDelivery.deleteMany({ where: { endpointId: { in: endpointIds } } });
 }
 
 /**

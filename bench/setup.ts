@@ -7,6 +7,7 @@ import { SCOPES } from '../src/auth/scopes';
 import { todayInSaoPaulo } from '../src/database/column-values';
 import { migrateDatabase } from '../src/database/migrate';
 import { createDatabaseClient } from '../src/database/prisma-client';
+import { removeBenchEndpoints } from './bench-endpoints';
 import { log } from './measure';
 import { database, redact } from './processes';
 import type { ScenarioInputs } from './scenarios';
@@ -39,6 +40,8 @@ export async function prepareBench(): Promise<BenchDatabase> {
     // Found by its CPF, which no scenario changes (the patch scenario rewrites external ids).
     const cpf = String(Math.floor(ROWS / 2)).padStart(11, '0');
     const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, tenantCpfCnpj: cpf } });
+    const leftovers = await removeBenchEndpoints(db);
+    if (leftovers > 0) log(`removed ${leftovers} webhook endpoints that an interrupted events A/B left subscribed`);
     const basic = `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`;
     return { url, stop, credential, basic, sample: { id: Number(sample.id), cpf: sample.tenantCpfCnpj } };
   } finally {
