@@ -2,15 +2,16 @@
  * `make bench-compare OLD=<checkout>`: the same scenarios against this checkout's service and
  * another checkout's (built, e.g. the previous main), on the same seeded database, interleaved:
  * old, new, old, new... (BENCH_PAIRS pairs, 3 by default), because this machine's speed moves by a
- * third between runs. Prints each run and the ratio new/old of the medians per scenario, and
- * writes them to bench/comparison.md. BENCH_ONLY, BENCH_SECONDS and BENCH_CONNECTIONS apply.
+ * third between runs. Prints each run and the ratio new/old of the medians per scenario, and adds
+ * them to bench/comparison.md as its newest block (the earlier blocks, and what was written by hand
+ * about them, stay). BENCH_ONLY, BENCH_SECONDS and BENCH_CONNECTIONS apply.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/project-root';
 import { log, measure } from './measure';
 import { sampleMemory, startService } from './processes';
-import type { Measurement } from './report';
+import { statusesCell, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, scenarioInputs, selected, type BenchDatabase } from './setup';
 
@@ -82,12 +83,12 @@ async function main(): Promise<void> {
     await bench.stop();
   }
   const lines = [
-    '# Old and new main, interleaved',
+    `## ${OLD} against this checkout`,
     '',
     `Run ${new Date().toISOString()}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
     '',
-    '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | new CPU ms/request (server) | new peak RSS MB |',
-    '|---|---|---|---:|---|---|---|---:|',
+    '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | new CPU ms/request (server) | new peak RSS MB | statuses, old; new |',
+    '|---|---|---|---:|---|---|---|---:|---|',
   ];
   for (const name of names) {
     const of = (label: string) => runs.filter((run) => run.label === label && run.measurement.name === name).map((run) => run.measurement);
@@ -96,12 +97,28 @@ async function main(): Promise<void> {
     const ratio = median(fresh.map((m) => m.requestsPerSecond)) / median(old.map((m) => m.requestsPerSecond));
     lines.push(
       `| ${name} | ${rate(old)} | ${rate(fresh)} | ${ratio.toFixed(2)} | ${old.map((m) => m.p99).join(', ')} | ${fresh.map((m) => m.p99).join(', ')} | ` +
-        `${fresh.map((m) => m.cpu.serverMs?.toFixed(2) ?? '–').join(', ')} | ${Math.max(...fresh.map((m) => m.peakRssMb))} |`,
+        `${fresh.map((m) => m.cpu.serverMs?.toFixed(2) ?? '–').join(', ')} | ${Math.max(...fresh.map((m) => m.peakRssMb))} | ${statusesOf(old)}; ${statusesOf(fresh)} |`,
     );
   }
   const report = `${lines.join('\n')}\n`;
   console.log(report);
-  if (!process.env.BENCH_ONLY) fs.writeFileSync(path.join(PROJECT_ROOT, 'bench', 'comparison.md'), report);
+  addNewestBlock(path.join(PROJECT_ROOT, 'bench', 'comparison.md'), report);
+}
+
+/** Every answer of a side's runs, summed by status: a scenario answered 409 or 429 shows it here. */
+function statusesOf(runs: Measurement[]): string {
+  const statuses: Record<number, number> = {};
+  for (const run of runs)
+    for (const [status, count] of Object.entries(run.statuses)) statuses[Number(status)] = (statuses[Number(status)] ?? 0) + count;
+  return statusesCell({ statuses, errors: runs.reduce((total, run) => total + (run.errors ?? 0), 0) });
+}
+
+/** The file keeps its title and opening paragraph; the new block comes right after them, above the earlier ones. */
+function addNewestBlock(file: string, block: string): void {
+  const earlier = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Old and new main, interleaved\n\n';
+  const firstBlock = earlier.indexOf('\n## ');
+  const [head, rest] = firstBlock < 0 ? [`${earlier.trimEnd()}\n\n`, ''] : [earlier.slice(0, firstBlock + 1), earlier.slice(firstBlock + 1)];
+  fs.writeFileSync(file, `${head}${block}\n${rest}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 /** The measured operations: one autocannon request definition each. */
 import { randomUUID } from 'node:crypto';
+import { withCpfCheckDigits } from '../src/validation/cpf-cnpj';
 
 export interface Scenario {
   name: string;
@@ -44,8 +45,10 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
   // Each patch goes to another seeded guarantee that is under review (seed.ts: id % 10 = 0); the
   // If-Match list accepts the first versions so that re-running the benchmark still patches.
   let nextPatched = 10 * (1 + Math.floor(Math.random() * Math.max(inputs.totalRows / 10 - 20_000, 1)));
-  // Co-tenants go to other under-review guarantees, from the top of the range down (patches go up).
-  let nextCoTenantHolder = 10 * Math.floor(inputs.totalRows / 10) - 10 * Math.floor(Math.random() * 10_000);
+  // Each co-tenant, of a random CPF, goes to a random under-review guarantee of the upper half of
+  // the range: one seldom meets its limit of 10 co-tenants or a version past the If-Match list,
+  // however many runs came before (a fixed CPF made every re-run answer 409, duplicate_co_tenant).
+  const coTenantHolder = () => 10 * Math.floor(((1 + Math.random()) * inputs.totalRows) / 20);
   const anyEarlyVersion = Array.from({ length: 20 }, (_, index) => `W/"${index + 1}"`).join(', ');
   return [
     {
@@ -153,11 +156,15 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
       method: 'POST',
       path: `${list}/1/co-tenants`,
       headers: { ...json, 'If-Match': anyEarlyVersion },
-      setupRequest: (request) => {
-        const id = nextCoTenantHolder;
-        nextCoTenantHolder += 10;
-        return { ...request, path: `${list}/${id}/co-tenants`, headers: { ...request.headers, 'Idempotency-Key': randomUUID() }, body: coTenantBody };
-      },
+      setupRequest: (request) => ({
+        ...request,
+        path: `${list}/${coTenantHolder()}/co-tenants`,
+        headers: { ...request.headers, 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify({
+          cpfCnpj: withCpfCheckDigits(String(100_000_000 + Math.floor(Math.random() * 800_000_000))),
+          name: 'Carlos Alberto de Souza',
+        }),
+      }),
     },
     {
       name: 'statement entries, 31 days, page 0',
@@ -174,8 +181,6 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
     },
   ];
 }
-
-const coTenantBody = JSON.stringify({ cpfCnpj: '39053344705', name: 'Carlos Alberto de Souza' });
 
 /** A random seeded approved guarantee (id % 10 = 2) in the slice of the range starting at `fraction`. */
 const approvedAt = (fraction: number) => (totalRows: number) => 10 * Math.floor((fraction + Math.random() * 0.25) * (totalRows / 10)) + 2;

@@ -32,6 +32,11 @@ function checkDigits(base: string, weights1: readonly number[], weights2: readon
 // never issued, and are the usual placeholder typed to get past a form.
 const isRepeated = (s: string): boolean => /^(.)\1*$/.test(s);
 
+/** The CPF whose first 9 digits are `base` (its two check digits computed as the Receita Federal does): for test and benchmark data. */
+export function withCpfCheckDigits(base: string): string {
+  return base + checkDigits(base, CPF_WEIGHTS_1, CPF_WEIGHTS_2);
+}
+
 /**
  * Validates a CPF (11 digits) or CNPJ (14 characters, possibly alphanumeric) and returns
  * it without punctuation. Lower-case letters are accepted and upper-cased: the Receita

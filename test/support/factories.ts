@@ -1,16 +1,13 @@
 /** Small builders of valid request data; tests override what they are about. Requests are partner-api.ts's job. */
 import { randomUUID } from 'node:crypto';
+import { withCpfCheckDigits } from '../../src/validation/cpf-cnpj';
 
 /** A valid CPF built from 9 base digits (check digits computed the official way). */
 export function cpf(base: number): string {
-  const digits = String(base).padStart(9, '0').slice(-9).split('').map(Number);
-  if (digits.every((digit) => digit === digits[0])) digits[8] = (digits[8]! + 1) % 10;
-  for (const length of [9, 10]) {
-    const sum = digits.slice(0, length).reduce((total, digit, index) => total + digit * (length + 1 - index), 0);
-    const remainder = (sum * 10) % 11;
-    digits.push(remainder === 10 ? 0 : remainder);
-  }
-  return digits.join('');
+  const digits = String(base).padStart(9, '0').slice(-9);
+  // A single repeated digit is never issued (and refused): its last digit moves on by one.
+  const issued = /^(.)\1*$/.test(digits) ? digits.slice(0, 8) + String((Number(digits[8]) + 1) % 10) : digits;
+  return withCpfCheckDigits(issued);
 }
 
 let counter = Math.floor(Math.random() * 1_000_000);
