@@ -336,8 +336,10 @@ export interface paths {
         /**
          * Revoke a secret of an agency credential
          * @description The secret stops working at once: new token requests with it are `401 invalid_client`, and
-         *     every token obtained with it is `401` on its next request. Revoking the credential's only active
-         *     secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
+         *     every token obtained with it is `401` on its next request once the revocation has reached
+         *     every service process (a notification sent at commit, delivered within milliseconds; the
+         *     process that answers this request has usually had it already). Revoking the credential's
+         *     only active secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
          *     No request body. Written to the audit log.
          */
         post: operations["revokeAgencyCredentialSecret"];
@@ -359,7 +361,8 @@ export interface paths {
         /**
          * Revoke an agency credential
          * @description The credential, all its secrets and every token obtained with it stop working at once (`401` on
-         *     the next request). Revocation is final. Already revoked: `409 already_revoked`. No request body.
+         *     the next request once the revocation has reached every service process: a notification sent
+         *     at commit, delivered within milliseconds). Revocation is final. Already revoked: `409 already_revoked`. No request body.
          *     Written to the audit log.
          */
         post: operations["revokeAgencyCredential"];
@@ -422,8 +425,10 @@ export interface paths {
         /**
          * Revoke a secret of any credential
          * @description The secret stops working at once: new token requests with it are `401 invalid_client`, and
-         *     every token obtained with it is `401` on its next request. Revoking the credential's only active
-         *     secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
+         *     every token obtained with it is `401` on its next request once the revocation has reached
+         *     every service process (a notification sent at commit, delivered within milliseconds; the
+         *     process that answers this request has usually had it already). Revoking the credential's
+         *     only active secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
          *     No request body. Written to the audit log.
          */
         post: operations["revokeCredentialSecret"];
@@ -445,7 +450,8 @@ export interface paths {
         /**
          * Revoke any credential
          * @description The credential, all its secrets and every token obtained with it stop working at once (`401` on
-         *     the next request). Revocation is final. Already revoked: `409 already_revoked`. No request body.
+         *     the next request once the revocation has reached every service process: a notification sent
+         *     at commit, delivered within milliseconds). Revocation is final. Already revoked: `409 already_revoked`. No request body.
          *     Written to the audit log.
          */
         post: operations["revokeCredential"];

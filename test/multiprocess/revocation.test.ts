@@ -1,7 +1,11 @@
 /**
  * Two real service processes on one database, each with its own cache of token principals. A
- * credential revoked through one process's operations API is refused on the very next request by
- * both: the revocation's NOTIFY evicts the cached principal in every process at once.
+ * credential revoked through one process's operations API is refused by both as soon as the
+ * revocation's NOTIFY reaches them (it is sent at COMMIT and evicts the cached principal in every
+ * process). Its delivery is asynchronous: a request that reaches a process in the milliseconds
+ * before the notification does may still be served from the cache (a loaded CI machine once saw
+ * it), so the test allows a bounded delivery time and reports it, rather than asserting "the very
+ * next request" that nothing guarantees.
  */
 import { createStaffCredential } from '../../src/auth/credentials';
 import { asPartner, issueToken } from '../support/partner-api';
@@ -32,8 +36,22 @@ async function readFromBoth(agency: Agency, id: number): Promise<number[]> {
   return Promise.all(services.map(async (service) => (await call(service.origin, 'GET', guaranteePath(id), agency.auth)).status));
 }
 
+/** How long the notification may take to reach a process (it takes milliseconds; a loaded machine may need more). */
+const DELIVERY_BOUND_MS = 2_000;
+
+/** Reads through `service` until it refuses the token; the answer and how long the revocation took to arrive there. */
+async function refusedWithinBound(service: ServiceProcess, agency: Agency, id: number) {
+  const started = Date.now();
+  for (let reads = 1; ; reads++) {
+    const response = await call(service.origin, 'GET', guaranteePath(id), agency.auth);
+    const waitedMs = Date.now() - started;
+    if (response.status !== 200 || waitedMs > DELIVERY_BOUND_MS) return { response, waitedMs, reads };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('When staff revoke a credential through one service process', () => {
-  test('then its token, cached by both processes, is refused by both on the next request', async () => {
+  test('then its token, cached by both processes, is refused by both as soon as the revocation notification reaches them, within a bound', async () => {
     const agency = await world.newAgency();
     const { id } = await asPartner(world, agency).newGuarantee();
     expect(await readFromBoth(agency, id)).toEqual([200, 200]);
@@ -48,11 +66,16 @@ describe('When staff revoke a credential through one service process', () => {
     const staffToken = await issueToken(world, staff.clientId, staff.clientSecret);
     expect(await revokeThrough(first, `/v1/credentials/${agency.credentialId}/revoke`, staffToken, `revoke-${agency.credentialId}`)).toBe(200);
 
-    const afterwards = await Promise.all([second, first].map((service) => call(service.origin, 'GET', guaranteePath(id), agency.auth)));
-    for (const response of afterwards) {
+    const afterwards = await Promise.all([second, first].map((service) => refusedWithinBound(service, agency, id)));
+    for (const { response, waitedMs } of afterwards) {
       expect(response.status).toBe(401);
       expect(response.body?.['code']).toBe('unauthorized');
+      expect(waitedMs).toBeLessThanOrEqual(DELIVERY_BOUND_MS);
     }
+    const [other, revoking] = afterwards as [(typeof afterwards)[number], (typeof afterwards)[number]];
+    console.info(
+      `refused by the other process on read ${other.reads} (${other.waitedMs} ms), by the revoking one on read ${revoking.reads} (${revoking.waitedMs} ms)`,
+    );
   });
 
   test('then a revoked secret stops its tokens in both processes', async () => {
@@ -67,6 +90,8 @@ describe('When staff revoke a credential through one service process', () => {
     const staffToken = await issueToken(world, staff.clientId, staff.clientSecret);
     const path = `/v1/credentials/${agency.credentialId}/secrets/${agency.secretId}/revoke`;
     expect(await revokeThrough(services[1]!, path, staffToken, `revoke-secret-${agency.secretId}`)).toBe(200);
-    expect(await readFromBoth(agency, id)).toEqual([401, 401]);
+    const afterwards = await Promise.all(services.map((service) => refusedWithinBound(service, agency, id)));
+    expect(afterwards.map(({ response }) => response.status)).toEqual([401, 401]);
+    for (const { waitedMs } of afterwards) expect(waitedMs).toBeLessThanOrEqual(DELIVERY_BOUND_MS);
   });
 });
