@@ -110,7 +110,7 @@ function statusesOf(runs: Measurement[]): string {
   const statuses: Record<number, number> = {};
   for (const run of runs)
     for (const [status, count] of Object.entries(run.statuses)) statuses[Number(status)] = (statuses[Number(status)] ?? 0) + count;
-  return statusesCell({ statuses, errors: runs.reduce((total, run) => total + (run.errors ?? 0), 0) });
+  return statusesCell({ statuses, errors: runs.reduce((total, run) => total + run.errors, 0) });
 }
 
 /** The file keeps its title and opening paragraph; the new block comes right after them, above the earlier ones. */

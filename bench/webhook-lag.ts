@@ -155,7 +155,7 @@ export async function measureWebhookLag(bench: BenchDatabase, baseEnv: Record<st
     const statuses: Record<number, number> = {};
     const started = Date.now();
     await pacedCreates(origin, create, (status) => (statuses[status] = (statuses[status] ?? 0) + 1));
-    const result = { requests: { average: EVENTS / ((Date.now() - started) / 1000) } };
+    const createPerSecond = EVENTS / ((Date.now() - started) / 1000);
     const created = statuses[201] ?? 0;
     const deadline = Date.now() + DRAIN_TIMEOUT_MS;
     while (receiver.seen.size < created && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -164,7 +164,7 @@ export async function measureWebhookLag(bench: BenchDatabase, baseEnv: Record<st
       events: created,
       received: receiver.seen.size,
       duplicates: receiver.duplicates(),
-      createPerSecond: result.requests.average,
+      createPerSecond,
       createStatuses: statuses,
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
