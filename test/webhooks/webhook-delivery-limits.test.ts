@@ -91,8 +91,11 @@ describe('When the receiver never answers', () => {
     expect(timedOut.latencyMs).toBeLessThan(TIMEOUT_MS + 1500);
     expect(retried).toMatchObject({ responseStatus: 200, error: null });
     // Seen from the receiver: the service itself closed the silent connection, within the bound.
+    // The receiver's clock starts when the request arrives, after the service's timer started (its
+    // address check and connect come first, hundreds of ms on a loaded CI machine): the exact lower
+    // bound is the service's recorded latency above; here the connection was held, not dropped early.
     expect(cutAfterMs).toHaveLength(1);
-    expect(cutAfterMs[0]).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
+    expect(cutAfterMs[0]).toBeGreaterThanOrEqual(TIMEOUT_MS / 2);
     expect(cutAfterMs[0]).toBeLessThan(TIMEOUT_MS + 1500);
     expect(receiver.ids).toEqual([receiver.ids[0], receiver.ids[0]]);
   });
