@@ -1,6 +1,7 @@
 /**
  * The pipeline's one door from a Bearer token to a principal: the token's hash is looked up in
- * this process's cache, and on a miss in the database (one statement). A revoked, expired or
+ * this process's cache (served once the revocation listener has caught up), and on a miss in the
+ * database (one statement). A revoked, expired or
  * unknown token is 401. Only the pipeline calls this; nothing past it sees a token.
  */
 import type { Queryable } from '../database/prisma-client';
@@ -18,7 +19,7 @@ export class BearerAuthenticator {
 
   async principalOf(authorization: string | undefined): Promise<Principal> {
     const tokenHash = bearerTokenHash(this.environment, authorization);
-    const cached = this.cache.get(tokenHash);
+    const cached = await this.cache.get(tokenHash);
     if (cached) return livePrincipal(cached);
     const epoch = this.cache.epoch;
     const stored = await findStoredToken(this.db, tokenHash);

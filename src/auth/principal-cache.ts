@@ -4,19 +4,27 @@
  * an entry dies with its token; a revocation evicts it in every process at once (the revocation
  * listener feeds `evictCredential` from PostgreSQL's NOTIFY). While the listener is not connected
  * the cache is not trusted: every lookup misses, so every request reads its token.
+ *
+ * A notification travels on its own: a request could reach this process before the revocation
+ * that its caller already saw answered. So a hit is served only after the listener's barrier
+ * (notification-barrier.ts) has proved that every revocation committed before the request arrived
+ * has been applied here: a revoked token is refused on its very next request, in every process.
  */
 import { LRUCache } from 'lru-cache';
 import type { StoredToken } from './principal';
 
+/** Resolves once every notification committed before the call has been applied; rejects when it cannot tell. */
+export type CaughtUp = () => Promise<void>;
+
 export class PrincipalCache {
   private readonly entries: LRUCache<string, StoredToken>;
   private trusted = false;
+  private caughtUp: CaughtUp | undefined;
   /**
    * Bumped by every eviction and change of trust. A lookup that read the database before a
    * revocation arrived must not store what it read: `set` refuses an entry of an older epoch.
    */
   private epochCounter = 0;
-  private readonly evictionWaiters = new Map<string, Array<() => void>>();
 
   constructor(maxEntries: number) {
     this.entries = new LRUCache<string, StoredToken>({ max: maxEntries, ttlAutopurge: false });
@@ -34,7 +42,18 @@ export class PrincipalCache {
     return this.entries.size;
   }
 
-  get(tokenHash: string): StoredToken | undefined {
+  /**
+   * The cached principal of a token, once the revocations committed before this call have arrived
+   * (a miss costs no round trip: the database read that follows is current anyway).
+   */
+  async get(tokenHash: string): Promise<StoredToken | undefined> {
+    const caughtUp = this.caughtUp;
+    if (!this.trusted || !caughtUp || !this.entries.has(tokenHash)) return undefined;
+    try {
+      await caughtUp();
+    } catch {
+      return undefined; // the listener could not tell (its connection failed): read the database
+    }
     return this.trusted ? this.entries.get(tokenHash) : undefined;
   }
 
@@ -51,31 +70,16 @@ export class PrincipalCache {
     for (const [hash, token] of this.entries.entries()) {
       if (token.credentialId === credentialId) this.entries.delete(hash);
     }
-    for (const resolve of this.evictionWaiters.get(credentialId) ?? []) resolve();
-    this.evictionWaiters.delete(credentialId);
   }
 
   /**
-   * Resolves when this process has evicted the credential's principals (the revocation's
-   * notification arrived), or after `timeoutMs` whatever happened. Call it before revoking.
+   * The listener is connected and listening: start from nothing, since notifications may have been
+   * missed. `caughtUp` is its barrier, awaited before each hit is served.
    */
-  whenEvicted(credentialId: string, timeoutMs = 2_000): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      timer.unref();
-      const waiters = this.evictionWaiters.get(credentialId) ?? [];
-      waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.evictionWaiters.set(credentialId, waiters);
-    });
-  }
-
-  /** The listener is connected and listening: start from nothing, since notifications may have been missed. */
-  trust(): void {
+  trust(caughtUp: CaughtUp): void {
     this.epochCounter += 1;
     this.entries.clear();
+    this.caughtUp = caughtUp;
     this.trusted = true;
   }
 
@@ -83,6 +87,7 @@ export class PrincipalCache {
   distrust(): void {
     this.epochCounter += 1;
     this.trusted = false;
+    this.caughtUp = undefined;
     this.entries.clear();
   }
 }

@@ -6,16 +6,22 @@
  * cannot LISTEN.
  *
  * The cache is trusted only while the connection listens. A lost connection (an 'error' or 'end'
- * event, or a failed health check) distrusts it at once and reconnects with a growing pause; once
- * listening again the cache starts empty.
+ * event, a failed health check, or a barrier round trip that fails or takes longer than
+ * BARRIER_TIMEOUT_MS) distrusts it at once and reconnects with a growing pause; once listening
+ * again the cache starts empty. Before a cached principal is served, a round trip on this
+ * connection proves that the revocations committed before the request have arrived
+ * (notification-barrier.ts).
  */
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { NotificationBarrier } from './notification-barrier';
 import { PrincipalCache } from './principal-cache';
 
 export const REVOCATION_CHANNEL = 'auth_revoked';
 const HEALTH_CHECK_MS = 5_000;
 const MAX_RETRY_MS = 5_000;
+/** A barrier round trip is a `SELECT 1` answered in a fraction of a millisecond; one this late means a sick connection. */
+const BARRIER_TIMEOUT_MS = 2_000;
 
 export interface RevocationListener {
   /** Resolves once the first connection listens (or fails; the listener keeps retrying). */
@@ -47,18 +53,19 @@ export function startRevocationListener(connectionString: string, cache: Princip
   const connect = async (): Promise<void> => {
     const current = new pg.Client({ connectionString, keepAlive: true, application_name: 'revocation-listener' });
     client = current;
+    const barrier = caughtUpThrough(current, (error) => lost(current, error));
     current.on('error', (error) => lost(current, error));
     current.on('end', () => lost(current));
     current.on('notification', (message) => {
       const credentialId = message.payload?.startsWith('credential:') ? message.payload.slice('credential:'.length) : undefined;
       if (credentialId) cache.evictCredential(credentialId);
-      else cache.trust(); // an unknown payload: forget everything rather than guess
+      else cache.trust(barrier); // an unknown payload: forget everything rather than guess
     });
     try {
       await current.connect();
       await current.query(`LISTEN ${REVOCATION_CHANNEL}`);
       if (client !== current || stopped) return;
-      cache.trust();
+      cache.trust(barrier);
       retryMs = 100;
       // A connection can die without an event (a network partition): a statement proves it alive.
       healthTimer = setInterval(() => void current.query('SELECT 1').catch((error: Error) => lost(current, error)), HEALTH_CHECK_MS);
@@ -81,6 +88,26 @@ export function startRevocationListener(connectionString: string, cache: Princip
       await current?.end().catch(() => undefined);
     },
   };
+}
+
+/** The barrier of one listening connection; a round trip that fails or hangs ends the connection. */
+function caughtUpThrough(client: pg.Client, fail: (error: Error) => void): () => Promise<void> {
+  const roundTrip = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`revocation barrier took over ${BARRIER_TIMEOUT_MS} ms`)), BARRIER_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([client.query('SELECT 1'), late]);
+    } catch (error) {
+      fail(error as Error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const barrier = new NotificationBarrier(roundTrip);
+  return () => barrier.passed();
 }
 
 /** This process's token cache and its listener; with `size` 0 the cache stays off (every request reads its token). */

@@ -8,6 +8,7 @@ import express, { type NextFunction, type Request as ExpressRequest, type Respon
 import OAuth2Server, { type ClientCredentialsModel, OAuthError, Request, Response } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
+import { isDatabaseUnavailable, waitedForConnection } from '../database/unavailable';
 import { readBasicCredentials } from './basic-credentials';
 import { createOAuthModel } from './oauth-model';
 import { sourceAddressKey } from './source-address';
@@ -26,6 +27,7 @@ const TOKEN_OUTCOMES: Record<number, string> = {
   401: 'invalid_client',
   413: 'payload_too_large',
   429: 'locked_out',
+  503: 'unavailable',
 };
 
 export function createTokenRouter(db: Database, config: Config): express.Router {
@@ -122,6 +124,16 @@ function sendOAuthError(res: ExpressResponse, error: unknown): void {
   if (error instanceof OAuthError && error.code < 500) {
     if (error.code === 401) res.set('WWW-Authenticate', BASIC_CHALLENGE);
     res.status(error.code).json({ error: error.name, error_description: error.message });
+    return;
+  }
+  // The library wraps what the model throws in its ServerError, keeping the original as `inner`.
+  const inner = error instanceof OAuthError ? (error as OAuthError & { inner?: unknown }).inner : undefined;
+  const cause = inner ?? error;
+  if (isDatabaseUnavailable(cause)) {
+    // Nothing was issued or counted: like the API's 503, the client retries after Retry-After.
+    if (waitedForConnection(cause)) metrics.poolWaitTimeouts.inc();
+    res.set('Retry-After', '1');
+    res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable; retry after 1 second.' });
     return;
   }
   (res.req as ExpressRequest & { log?: { error: (obj: unknown, msg: string) => void } }).log?.error({ err: error }, 'token endpoint failure');

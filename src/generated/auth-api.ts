@@ -69,7 +69,7 @@ export interface components {
         /**
          * @description RFC 6749 §5.2 error response. `invalid_request`, `invalid_scope`, `unsupported_grant_type`,
          *     `unauthorized_client` (400); `invalid_request` (413); `invalid_client` (401);
-         *     `temporarily_unavailable` (429); `server_error` (500). `invalid_grant` is listed for RFC
+         *     `temporarily_unavailable` (429, 503); `server_error` (500). `invalid_grant` is listed for RFC
          *     compatibility but is not produced by the client credentials grant.
          */
         OAuthError: {
@@ -107,7 +107,7 @@ export interface components {
          */
         XCorrelationId: string;
         /**
-         * @description Whole seconds until the lockout ends (RFC 9110 §10.2.3); at most the lockout's length.
+         * @description Whole seconds to wait before retrying (RFC 9110 §10.2.3); with 429, until the lockout ends (at most the lockout's length).
          * @example 873
          */
         RetryAfter: number;
@@ -248,6 +248,29 @@ export interface operations {
                      * @example {
                      *       "error": "server_error",
                      *       "error_description": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /**
+             * @description The service cannot reach its database right now (`temporarily_unavailable`): no
+             *     connection became free in time, or the database is restarting. Nothing was issued and
+             *     the failure is not counted against the client; retry after `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    Pragma: components["headers"]["Pragma"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "temporarily_unavailable",
+                     *       "error_description": "The service is temporarily unavailable; retry after 1 second."
                      *     }
                      */
                     "application/json": components["schemas"]["OAuthError"];

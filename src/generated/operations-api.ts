@@ -336,9 +336,9 @@ export interface paths {
         /**
          * Revoke a secret of an agency credential
          * @description The secret stops working at once: new token requests with it are `401 invalid_client`, and
-         *     every token obtained with it is `401` on its next request once the revocation has reached
-         *     every service process (a notification sent at commit, delivered within milliseconds; the
-         *     process that answers this request has usually had it already). Revoking the credential's
+         *     every token obtained with it is `401` from its next request on, in every service process
+         *     (a request sent after this answer arrived is served only once its process has received the
+         *     revocation's notification, sent at commit). Revoking the credential's
          *     only active secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
          *     No request body. Written to the audit log.
          */
@@ -360,9 +360,10 @@ export interface paths {
         put?: never;
         /**
          * Revoke an agency credential
-         * @description The credential, all its secrets and every token obtained with it stop working at once (`401` on
-         *     the next request once the revocation has reached every service process: a notification sent
-         *     at commit, delivered within milliseconds). Revocation is final. Already revoked: `409 already_revoked`. No request body.
+         * @description The credential, all its secrets and every token obtained with it stop working at once (`401`
+         *     from the next request on, in every service process: a request sent after this answer arrived
+         *     is served only once its process has received the revocation's notification, sent at commit).
+         *     Revocation is final. Already revoked: `409 already_revoked`. No request body.
          *     Written to the audit log.
          */
         post: operations["revokeAgencyCredential"];
@@ -425,9 +426,9 @@ export interface paths {
         /**
          * Revoke a secret of any credential
          * @description The secret stops working at once: new token requests with it are `401 invalid_client`, and
-         *     every token obtained with it is `401` on its next request once the revocation has reached
-         *     every service process (a notification sent at commit, delivered within milliseconds; the
-         *     process that answers this request has usually had it already). Revoking the credential's
+         *     every token obtained with it is `401` from its next request on, in every service process
+         *     (a request sent after this answer arrived is served only once its process has received the
+         *     revocation's notification, sent at commit). Revoking the credential's
          *     only active secret leaves it unusable until a new secret is issued. Already revoked: `409 already_revoked`.
          *     No request body. Written to the audit log.
          */
@@ -449,9 +450,10 @@ export interface paths {
         put?: never;
         /**
          * Revoke any credential
-         * @description The credential, all its secrets and every token obtained with it stop working at once (`401` on
-         *     the next request once the revocation has reached every service process: a notification sent
-         *     at commit, delivered within milliseconds). Revocation is final. Already revoked: `409 already_revoked`. No request body.
+         * @description The credential, all its secrets and every token obtained with it stop working at once (`401`
+         *     from the next request on, in every service process: a request sent after this answer arrived
+         *     is served only once its process has received the revocation's notification, sent at commit).
+         *     Revocation is final. Already revoked: `409 already_revoked`. No request body.
          *     Written to the audit log.
          */
         post: operations["revokeCredential"];
