@@ -48,8 +48,11 @@ function consequences(delivery: DeliveryToAttempt, outcome: AttemptOutcome, sett
   const gone = outcome.status === 410;
   // One instant for the delay and the time it counts from: a Retry-After date is then the next attempt's time exactly.
   const now = new Date();
-  const delay =
-    succeeded || gone ? null : nextDelayMs(settings.scheduleMs, delivery.attemptsMade + 1, retryAfterMs(outcome.retryAfter, now.getTime()));
+  // Retry-After means "come back later" with a 429 or a 503 (RFC 6585 §4, RFC 9110 §15.6.4); on
+  // another failure it is not a request to wait, and the schedule stands.
+  const askedToWait = outcome.status === 429 || outcome.status === 503;
+  const retryAfter = askedToWait ? retryAfterMs(outcome.retryAfter, now.getTime()) : null;
+  const delay = succeeded || gone ? null : nextDelayMs(settings.scheduleMs, delivery.attemptsMade + 1, retryAfter);
   const failingSince = succeeded ? null : (delivery.failingSince ?? now);
   const failedTooLong = failingSince !== null && now.getTime() - failingSince.getTime() >= settings.disableAfterDays * 86_400_000;
   const disabledReason = gone ? 'gone' : failedTooLong ? 'failing' : null;

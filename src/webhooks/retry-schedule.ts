@@ -1,7 +1,8 @@
 /**
  * When a failed delivery is tried again: the configured delays (WEBHOOK_RETRY_SCHEDULE_MS; by
  * default 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h, about 24 hours in all), each
- * lengthened to the receiver's `Retry-After` (seconds or an HTTP date), capped at 24 hours.
+ * lengthened to the `Retry-After` (seconds or an HTTP date) of a receiver's 429 or 503, capped at
+ * 24 hours.
  */
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
