@@ -8,7 +8,7 @@ import * as review from '../../src/operations/review-actions';
 import { asPartner } from '../support/partner-api';
 import { backOffice } from '../support/back-office';
 import { useTestApp } from '../support/test-app';
-import { ALL_TYPES, payloadProblems, startReceiver, verify, webhookClient, type Receiver } from './webhook-support';
+import { ALL_TYPES, payloadProblems, startReceiver, verify, webhookClient, type Received, type Receiver } from './webhook-support';
 
 const world = useTestApp(
   { WEBHOOK_DELIVERY_CONCURRENCY: '4', WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', SCHEDULER_INTERVAL_MS: '0' },
@@ -74,17 +74,23 @@ describe('When guarantees change while endpoints are registered', () => {
     for (const record of await partnerA.signatureRecords(guarantee.id)) await office.sign(guarantee.id, record.role, record.cpfCnpj);
     expect((await partnerA.current(guarantee.id)).status).toBe('active');
 
-    const received = await receiverA.waitFor((all) => ALL_TYPES.every((type) => all.some((r) => r.event.type === type)));
+    // Deliveries run 4 at once and in no set order: wait for every type and for the last transition.
+    const transitions = (all: Received[]) =>
+      all
+        .filter((r) => r.event.type === 'rental_insurance.status_changed' && r.event.data['rentalInsurance'] !== undefined)
+        .map((r) => [r.event.data['previousStatus'], r.event.data['status']]);
+    const received = await receiverA.waitFor(
+      (all) =>
+        ALL_TYPES.every((type) => all.some((r) => r.event.type === type)) &&
+        transitions(all).some(([previous, status]) => previous === 'accepted' && status === 'active'),
+    );
     for (const delivery of received) {
       expect(verify(a.secret, delivery)).toEqual(delivery.event);
       expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
       expect(payloadProblems(delivery.event)).toEqual([]);
       expect(delivery.event.agencyId).toBe(world.agencies[0]!.companyId);
     }
-    const statuses = received
-      .filter((r) => r.event.type === 'rental_insurance.status_changed' && r.event.data['rentalInsurance'] !== undefined)
-      .map((r) => [r.event.data['previousStatus'], r.event.data['status']]);
-    expect(statuses).toEqual(
+    expect(transitions(received)).toEqual(
       expect.arrayContaining([
         [null, 'under_review'],
         ['under_review', 'approved'],
