@@ -67,8 +67,9 @@ export function startRevocationListener(connectionString: string, cache: Princip
       if (client !== current || stopped) return;
       cache.trust(barrier);
       retryMs = 100;
-      // A connection can die without an event (a network partition): a statement proves it alive.
-      healthTimer = setInterval(() => void current.query('SELECT 1').catch((error: Error) => lost(current, error)), HEALTH_CHECK_MS);
+      // A connection can die without an event (a network partition): a barrier round trip proves it
+      // alive, and one that fails or hangs past its timeout ends it (caughtUpThrough).
+      healthTimer = setInterval(() => void barrier().catch(() => undefined), HEALTH_CHECK_MS);
       healthTimer.unref();
     } catch (error) {
       lost(current, error as Error);

@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request as ExpressRequest, type Respon
 import OAuth2Server, { type ClientCredentialsModel, OAuthError, Request, Response } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
-import { isDatabaseUnavailable, waitedForConnection } from '../database/unavailable';
+import { answeredUnavailable } from '../database/unavailable';
 import { readBasicCredentials } from './basic-credentials';
 import { createOAuthModel } from './oauth-model';
 import { sourceAddressKey } from './source-address';
@@ -129,9 +129,8 @@ function sendOAuthError(res: ExpressResponse, error: unknown): void {
   // The library wraps what the model throws in its ServerError, keeping the original as `inner`.
   const inner = error instanceof OAuthError ? (error as OAuthError & { inner?: unknown }).inner : undefined;
   const cause = inner ?? error;
-  if (isDatabaseUnavailable(cause)) {
+  if (answeredUnavailable(cause)) {
     // Nothing was issued or counted: like the API's 503, the client retries after Retry-After.
-    if (waitedForConnection(cause)) metrics.poolWaitTimeouts.inc();
     res.set('Retry-After', '1');
     res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable; retry after 1 second.' });
     return;

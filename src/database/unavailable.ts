@@ -1,3 +1,5 @@
+import { metrics } from '../observability/metrics';
+
 /**
  * Whether a failure means "the database cannot answer now" (down, restarting, unreachable, or no
  * pooled connection free in time) rather than a bug: such failures are answered 503 with
@@ -7,8 +9,18 @@ const UNAVAILABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '
 const UNAVAILABLE_MESSAGE =
   /ECONNREFUSED|ECONNRESET|Connection terminated|Server has closed the connection|connection error and is not queryable|terminating connection|Can't reach database|database system is (starting up|shutting down|in recovery mode)|DatabaseNotReachable|timeout exceeded when trying to connect/;
 
+/**
+ * Whether a request that failed with `error` is to be answered 503: the database is unavailable.
+ * A pool wait that timed out is counted (database_pool_wait_timeouts_total) wherever it is answered.
+ */
+export function answeredUnavailable(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  if (waitedForConnection(error)) metrics.poolWaitTimeouts.inc();
+  return true;
+}
+
 /** No pooled connection became free in time (pg-pool's timeout, or Prisma's transaction start). */
-export function waitedForConnection(error: unknown): boolean {
+function waitedForConnection(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     const { message, code } = current as { message?: unknown; code?: unknown };
     if (code === 'P2028' || (typeof message === 'string' && message.includes('timeout exceeded when trying to connect'))) return true;
@@ -17,7 +29,7 @@ export function waitedForConnection(error: unknown): boolean {
 }
 
 /** The database is down, restarting or unreachable: walk the cause chain (the driver adapter wraps pg's error). */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     const fields = current as { code?: unknown; originalCode?: unknown; kind?: unknown; message?: unknown };
     const codes = [fields.code, fields.originalCode].filter((code): code is string => typeof code === 'string');

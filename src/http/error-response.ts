@@ -2,8 +2,7 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
 import type { HttpResult } from './http-result';
-import { metrics } from '../observability/metrics';
-import { isDatabaseUnavailable, waitedForConnection } from '../database/unavailable';
+import { answeredUnavailable } from '../database/unavailable';
 
 export interface ErrorBody {
   code: string;
@@ -51,8 +50,7 @@ export function toApiError(error: unknown): ApiError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(400, 'bad_request', 'The request body could not be read as sent.');
   }
-  if (isDatabaseUnavailable(error)) {
-    if (waitedForConnection(error)) metrics.poolWaitTimeouts.inc();
+  if (answeredUnavailable(error)) {
     return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later.', undefined, {
       'Retry-After': '1',
     });

@@ -14,6 +14,8 @@ import { useTestApp } from '../support/test-app';
 
 const world = useTestApp({ DATABASE_POOL_MAX: '2', DATABASE_POOL_WAIT_MS: '1500' }, { agencies: 1 });
 const partner = asPartner(world);
+const requestToken = () =>
+  asPartner(world, ANONYMOUS).tokenRequest().auth(world.agency.clientId, world.agency.clientSecret).send({ grant_type: 'client_credentials' });
 
 describe('When every database connection of the process is busy', () => {
   test('then reads and writes get 503 with Retry-After, store nothing, and work again once a connection is free', async () => {
@@ -50,10 +52,7 @@ describe('When every database connection of the process is busy', () => {
       const write = await partner.create(body, { key });
       expectErrorBody(write, 503, 'service_unavailable');
       expect(write.headers['retry-after']).toBe('1');
-      const token = await asPartner(world, ANONYMOUS)
-        .tokenRequest()
-        .auth(world.agency.clientId, world.agency.clientSecret)
-        .send({ grant_type: 'client_credentials' });
+      const token = await requestToken();
       expect(token.status).toBe(503);
       expect(token.headers['retry-after']).toBe('1');
       expect(token.headers['cache-control']).toBe('no-store');
@@ -74,10 +73,7 @@ describe('When every database connection of the process is busy', () => {
     expect(retried.status).toBe(201);
     expect(retried.headers['idempotent-replay']).toBe('false');
     expect(await countGuarantees(world, world.agency)).toBe(guaranteesBefore + 1);
-    const tokenAgain = await asPartner(world, ANONYMOUS)
-      .tokenRequest()
-      .auth(world.agency.clientId, world.agency.clientSecret)
-      .send({ grant_type: 'client_credentials' });
+    const tokenAgain = await requestToken();
     expect(tokenAgain.status).toBe(200);
   });
 });
