@@ -1,13 +1,15 @@
 /**
  * The service's Prisma client on the pg driver adapter (no native query engine; see the toolchain
  * notes). Prisma Client is the one door to the database: repositories use its model API, and its
- * tagged raw SQL where a measured hot path needs it. The pool under it is created here only so
- * that its occupancy can be observed (metrics); nothing else queries through it.
+ * tagged raw SQL where a measured hot path needs it. The pool under it is created here so that its
+ * occupancy can be observed (metrics) and its connections keep their statements prepared
+ * (statement-cache.ts); nothing else queries through it.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { PoolStatistics } from '../observability/metrics';
+import { StatementCachingClient } from './statement-cache';
 
 export type Database = PrismaClient;
 /** The client handed to code running inside an interactive transaction. */
@@ -27,6 +29,7 @@ export function createDatabaseClient(connectionString: string, options: Database
   const pool = new pg.Pool({
     connectionString,
     max: options.poolMax,
+    Client: StatementCachingClient,
     connectionTimeoutMillis: options.poolWaitMs ?? 10_000,
     // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
     // locks (and so its idempotency key): the lock timeout documented in the contract.
