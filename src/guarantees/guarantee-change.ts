@@ -40,7 +40,7 @@ export async function applyChange(
   if (change.event.type === 'reviewer_approved') data.approvedAt = new Date();
   if (change.event.type === 'terminated') data.terminatedAt = new Date();
   const row = await updateGuarantee(db, locked, data);
-  await applySignatureChange(db, locked.id, next.signatures);
+  const signatures = await applySignatureChange(db, locked.id, next.signatures);
   const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
   const comment = notes.length > 0 ? notes.join(' ') : null;
   await recordHistory(db, {
@@ -57,6 +57,7 @@ export async function applyChange(
     status: next.to,
     effects: next.effects,
     signaturesChanged: signaturesChanged(next.signatures, change.historyKind),
+    signatures,
     comment,
   });
   return { row, effects: next.effects };

@@ -16,6 +16,8 @@ export interface GuaranteeChangeFacts {
   effects: readonly Effect[];
   /** The signature records were created, reset, discarded or updated by this change. */
   signaturesChanged: boolean;
+  /** The records as the change left them, when it wrote them itself (else they are read). */
+  signatures?: Awaited<ReturnType<typeof listSignatures>>;
   comment: string | null;
 }
 
@@ -31,7 +33,7 @@ export async function emitGuaranteeEvents(db: Queryable, change: GuaranteeChange
     });
   }
   if (!change.signaturesChanged) return;
-  const signatures = await listSignatures(db, row.id);
+  const signatures = change.signatures ?? (await listSignatures(db, row.id));
   await emitEvent(db, { companyId, type: 'rental_insurance.signature_changed', data: { comment: change.comment, signatures, rentalInsurance } });
   if (change.effects.includes('contract_reissued')) {
     await emitEvent(db, { companyId, type: 'rental_insurance.contract_reissued', data: { signatures, rentalInsurance } });

@@ -4,10 +4,12 @@ import { backOffice } from '../support/back-office';
 import { nextCpf } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { webhookClient } from '../webhooks/webhook-support';
 
 const world = useTestApp({}, { agencies: 1 });
 const partner = asPartner(world);
 const office = backOffice(world);
+const feed = webhookClient(world, () => world.agency);
 
 async function approvedGuarantee(overrides: Record<string, unknown> = {}) {
   const created = await partner.newGuarantee(overrides);
@@ -36,6 +38,13 @@ describe('When the partner accepts an approved proposal', () => {
       { role: 'co_tenant', cpfCnpj: coTenantCpf, name: 'João Souza', status: 'pending' },
     ]);
     expect(signatures.body.page).toEqual({ size: 20, totalElements: 3, totalPages: 1, number: 0 });
+    // The event carries the records the acceptance wrote, in the order the API lists them.
+    const events = await feed.events({ type: 'rental_insurance.signature_changed', limit: 200 });
+    const ours = events.body._embedded.events.filter(
+      (event: { data: { rentalInsurance: { id: number } } }) => event.data.rentalInsurance.id === created.id,
+    );
+    expect(ours).toHaveLength(1);
+    expect(ours[0].data.signatures).toEqual(signatures.body._embedded.signatures);
 
     const history = await partner.historyEntries(created.id);
     const last = history[history.length - 1];
