@@ -13,7 +13,7 @@ import { log, measure } from './measure';
 import { sampleMemory, startService } from './processes';
 import { statusesCell, type Measurement } from './report';
 import { scenarios } from './scenarios';
-import { accessToken, prepareBench, scenarioInputs, selected, type BenchDatabase } from './setup';
+import { accessToken, prepareBench, restoreDecidedProposals, scenarioInputs, selected, type BenchDatabase } from './setup';
 
 const OLD = path.resolve(process.env.OLD ?? '');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
@@ -51,6 +51,7 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     const inputs = scenarioInputs(bench, await accessToken(origin, bench.basic));
     const runs: Run[] = [];
     for (const scenario of scenarios(inputs).filter((candidate) => only.has(candidate.name))) {
+      if (scenario.decidesProposals) await restoreDecidedProposals(bench.url);
       memory.reset();
       const measurement = await measure(scenario, origin, CONNECTIONS, service.pid, SECONDS);
       runs.push({ label, measurement: { ...measurement, peakRssMb: memory.peakMb() } });
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
     '',
     `Run ${new Date().toISOString()}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
     '',
-    '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | new CPU ms/request (server) | new peak RSS MB | statuses, old; new |',
+    '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | CPU ms/request, server + PostgreSQL (medians), old; new | new peak RSS MB | statuses, old; new |',
     '|---|---|---|---:|---|---|---|---:|---|',
   ];
   for (const name of names) {
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
     const ratio = median(fresh.map((m) => m.requestsPerSecond)) / median(old.map((m) => m.requestsPerSecond));
     lines.push(
       `| ${name} | ${rate(old)} | ${rate(fresh)} | ${ratio.toFixed(2)} | ${old.map((m) => m.p99).join(', ')} | ${fresh.map((m) => m.p99).join(', ')} | ` +
-        `${fresh.map((m) => m.cpu.serverMs?.toFixed(2) ?? '–').join(', ')} | ${Math.max(...fresh.map((m) => m.peakRssMb))} | ${statusesOf(old)}; ${statusesOf(fresh)} |`,
+        `${cpuOf(old)}; ${cpuOf(fresh)} | ${Math.max(...fresh.map((m) => m.peakRssMb))} | ${statusesOf(old)}; ${statusesOf(fresh)} |`,
     );
   }
   const report = `${lines.join('\n')}\n`;
@@ -125,3 +126,12 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+/** Median CPU per request of the service and of PostgreSQL: which side a change moved. */
+function cpuOf(measurements: Measurement[]): string {
+  const figure = (values: Array<number | undefined>) => {
+    const known = values.filter((value): value is number => value !== undefined);
+    return known.length === 0 ? '–' : median(known).toFixed(2);
+  };
+  return `${figure(measurements.map((m) => m.cpu.serverMs))} + ${figure(measurements.map((m) => m.cpu.postgresMs))}`;
+}

@@ -20,7 +20,7 @@ import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
-import { accessToken, prepareBench, ROWS, scenarioInputs, selected } from './setup';
+import { accessToken, prepareBench, restoreDecidedProposals, ROWS, scenarioInputs, selected } from './setup';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     );
     measurements.push(ceiling, prismaFloor, pgFloor);
     for (const scenario of scenarios(scenarioInputs(bench, token)).filter((candidate) => selected(candidate.name))) {
+      if (scenario.decidesProposals) await restoreDecidedProposals(bench.url);
       memory.reset();
       measurements.push({ ...(await measure(scenario, origin, CONNECTIONS, service.pid, SECONDS)), peakRssMb: memory.peakMb() });
       // A latency target is about the query, not about queueing behind 19 other callers: such an

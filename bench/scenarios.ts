@@ -14,6 +14,8 @@ export interface Scenario {
   body?: string;
   /** Per-request changes (a fresh idempotency key, the next guarantee to patch...). */
   setupRequest?: (request: { headers: Record<string, string>; path: string; body?: string }) => typeof request;
+  /** Acts once per approved guarantee: the proposals that earlier runs decided are put back first (setup.ts). */
+  decidesProposals?: boolean;
 }
 
 export interface ScenarioInputs {
@@ -190,6 +192,7 @@ function nextInLine(name: string, template: string, inputs: ScenarioInputs, firs
   let next = first(inputs.totalRows);
   return {
     name,
+    decidesProposals: true,
     method: 'POST',
     path: template.replace('{id}', String(next)),
     headers: { Authorization: inputs.auth },

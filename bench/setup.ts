@@ -49,6 +49,27 @@ export async function prepareBench(): Promise<BenchDatabase> {
   }
 }
 
+/**
+ * Puts the proposals that earlier accept and refuse runs decided back to approved, without their
+ * signature records: each run starts at a random approved guarantee and acts once on each, so
+ * without this a run would partly answer 409 to guarantees decided by the runs before it.
+ */
+export async function restoreDecidedProposals(url: string): Promise<void> {
+  const db = createDatabaseClient(url, { poolMax: 1 });
+  try {
+    await db.$transaction([
+      db.$executeRaw`
+        DELETE FROM signatures s USING rental_insurances r
+        WHERE s.rental_insurance_id = r.id AND r.company_id = ${BENCH_COMPANY} AND r.id % 10 = 2 AND r.status IN ('accepted', 'declined_by_tenant')`,
+      db.$executeRaw`
+        UPDATE rental_insurances SET status = 'approved'
+        WHERE company_id = ${BENCH_COMPANY} AND id % 10 = 2 AND status IN ('accepted', 'declined_by_tenant')`,
+    ]);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 export async function accessToken(origin: string, basic: string): Promise<string> {
   const response = await fetch(`${origin}/auth/oauth2/token`, {
     method: 'POST',
