@@ -1,10 +1,10 @@
-/** Entry point of the admin command-line tool (see src/operations/cli/run-cli.ts). */
-import { credentialCommands } from '../src/operations/cli/credential-commands';
-import { webhookCommands } from '../src/operations/cli/webhook-commands';
-import { guaranteeCommands, ledgerCommands } from '../src/operations/cli/guarantee-commands';
-import { runCli } from '../src/operations/cli/run-cli';
+/** Entry point of the admin command-line tool (see src/back-office/cli/run-cli.ts). */
+import { credentialCommands } from '../src/back-office/cli/credential-commands';
+import { webhookCommands } from '../src/back-office/cli/webhook-commands';
+import { guaranteeCommands, ledgerCommands } from '../src/back-office/cli/guarantee-commands';
+import { runCli } from '../src/back-office/cli/run-cli';
 
-/** Every command of the admin tool; the back-office ones (issue #5) mirror the operations API. */
+/** Every command of the admin tool; the back-office ones (issue #5) mirror the back-office API. */
 const ADMIN_COMMANDS = [...credentialCommands, ...guaranteeCommands, ...ledgerCommands, ...webhookCommands];
 
 runCli(process.argv.slice(2), ADMIN_COMMANDS)

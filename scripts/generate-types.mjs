@@ -12,7 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // operations: the internal back-office document (issue #5), never published to partners.
-const documents = { partner: 'partner-api.ts', auth: 'auth-api.ts', operations: 'operations-api.ts', health: 'health-api.ts' };
+const documents = { partner: 'partner-api.ts', auth: 'auth-api.ts', 'back-office': 'back-office-api.ts', health: 'health-api.ts' };
 // Each generated file: the document it comes from and where it goes (relative to the repository).
 const targets = [
   ...Object.entries(documents).map(([name, output]) => ({ name, target: `src/generated/${output}` })),

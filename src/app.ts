@@ -2,7 +2,7 @@
  * buildApp: the whole HTTP service as an Express app, without listening (tests use it in-process).
  *   {AUTH_BASE_PATH}/oauth2/token   the OAuth 2.0 token endpoint (openapi/auth.yaml)
  *   {API_BASE_PATH}/...             the partner API (openapi/partner.yaml)
- *   {OPERATIONS_BASE_PATH}/...      the internal operations API (openapi/operations.yaml; back office, issue #5)
+ *   {BACK_OFFICE_BASE_PATH}/...      the internal back-office API (openapi/back-office.yaml; back office, issue #5)
  *   /health/live, /health/ready     the process's health probes (openapi/health.yaml)
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -18,8 +18,8 @@ import { createApiRouter, type ApiDefinition } from './http/pipeline';
 import { requestLog } from './http/request-log';
 import { RateLimits, rateLimitPolicy } from './http/rate-limits';
 import type { Logger } from './logger';
-import { backOfficeApi } from './operations/api/back-office-api';
-import type { BackOfficeWork } from './operations/api/back-office-work';
+import { backOfficeApi } from './back-office/api/back-office-api';
+import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
 import type { Lifecycle } from './health/lifecycle';
@@ -91,8 +91,8 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     );
   await mount('/health', healthApi(deps.ready));
   await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config));
-  // The internal operations API: its own document and scopes, the same pipeline.
-  await mount(config.OPERATIONS_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
+  // The internal back-office API: its own document and scopes, the same pipeline.
+  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));

@@ -11,8 +11,8 @@ export interface Config {
   PUBLIC_ORIGIN?: string;
   API_BASE_PATH: string;
   AUTH_BASE_PATH: string;
-  /** Back office (issue #5): base path of the internal operations API (openapi/operations.yaml). */
-  OPERATIONS_BASE_PATH: string;
+  /** Back office (issue #5): base path of the internal back-office API (openapi/back-office.yaml). */
+  BACK_OFFICE_BASE_PATH: string;
   DATABASE_URL?: string;
   DATABASE_POOL_MAX: number;
   /** How long a request waits for a free pooled connection before it is answered 503. */
@@ -99,7 +99,7 @@ const schema = {
     PUBLIC_ORIGIN: { type: 'string', pattern: '^https?://[^/]+$' },
     API_BASE_PATH: { ...basePath, default: '/rental-guarantee' },
     AUTH_BASE_PATH: { ...basePath, default: '/auth' },
-    OPERATIONS_BASE_PATH: { ...basePath, default: '/operations' }, // back office (issue #5)
+    BACK_OFFICE_BASE_PATH: { ...basePath, default: '/back-office' }, // back office (issue #5)
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     DATABASE_POOL_WAIT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
@@ -167,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = input as unknown as Config;
   const paths: Array<[string, string]> = [
     ['API_BASE_PATH', config.API_BASE_PATH],
-    ['OPERATIONS_BASE_PATH', config.OPERATIONS_BASE_PATH],
+    ['BACK_OFFICE_BASE_PATH', config.BACK_OFFICE_BASE_PATH],
     ['AUTH_BASE_PATH', config.AUTH_BASE_PATH],
     ['the health probes', '/health'],
   ];

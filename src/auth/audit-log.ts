@@ -9,9 +9,9 @@ import type { Queryable } from '../database/prisma-client';
 export interface AuditActor {
   /** Stored in `actor`: `staff:<name>`, `director:<name>` or a process name. */
   label: string;
-  /** How the action arrived: the operations API, the admin command-line tool, ... */
-  via: 'operations-api' | 'cli' | 'service';
-  /** The client id of the credential whose token made the request (operations API only). */
+  /** How the action arrived: the back-office API, the admin command-line tool, ... */
+  via: 'back-office-api' | 'cli' | 'service';
+  /** The client id of the credential whose token made the request (back-office API only). */
   clientId?: string;
 }
 

@@ -5,7 +5,7 @@
  * Back office (issue #5): besides an agency's partner credentials there are credentials of the
  * service's staff (kind `staff`, company `back-office`) and of agency directors (kind `director`).
  * Each kind may hold only its own scopes (src/auth/scopes.ts). Every action is written to the audit
- * log in the same transaction. Knows nothing of HTTP; the operations API and the admin tool call it.
+ * log in the same transaction. Knows nothing of HTTP; the back-office API and the admin tool call it.
  */
 import type { Database, Transaction } from '../database/prisma-client';
 import { ValidationFailed } from '../errors';
@@ -59,7 +59,7 @@ export async function createCredential(db: Database, environment: Environment, i
   return db.$transaction((tx) => createCredentialIn(tx, environment, input));
 }
 
-/** createCredential inside the caller's transaction (the operations API's idempotent writes). */
+/** createCredential inside the caller's transaction (the back-office API's idempotent writes). */
 export async function createCredentialIn(tx: Transaction, environment: Environment, input: NewCredential): Promise<CreatedCredential> {
   const kind = input.kind ?? 'partner';
   const scopes = [...new Set(input.scopes)];

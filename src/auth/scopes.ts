@@ -12,7 +12,7 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-// Back office (issue #5): the operations API's scopes (openapi/operations.yaml's security scheme).
+// Back office (issue #5): the back-office API's scopes (openapi/back-office.yaml's security scheme).
 // Each scope belongs to one kind of credential and is never grantable to another kind: partner
 // scopes only to partner credentials, staff scopes only to staff, the director's only to directors.
 

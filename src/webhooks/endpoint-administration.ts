@@ -1,5 +1,5 @@
 /**
- * The back office's view of webhook endpoints, any agency (operations API and admin tool): list an
+ * The back office's view of webhook endpoints, any agency (back-office API and admin tool): list an
  * agency's endpoints, an endpoint's deliveries, and disable an endpoint (audited).
  */
 import { recordAudit, type AuditActor } from '../auth/audit-log';

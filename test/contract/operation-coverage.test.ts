@@ -10,13 +10,13 @@
  *
  * After writing the test of a new operation, list it: COVERAGE_SUGGEST=1 makes the failure message
  * print, for every operation, the test files whose requests match it.
- * openapi/operations.yaml (internal back office) is checked when it exists.
+ * openapi/back-office.yaml (internal back office) is checked when it exists.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { loadConfig } from '../../src/config';
-import { backOfficeApi } from '../../src/operations/api/back-office-api';
+import { backOfficeApi } from '../../src/back-office/api/back-office-api';
 import { partnerApi } from '../../src/partner/partner-api';
 import { RequestSiteFinder, siteMatches, type RequestSite } from './request-sites';
 import { ANONYMOUS, asPartner } from '../support/partner-api';
@@ -34,16 +34,16 @@ interface Operation {
   basePath: string;
 }
 
-const config = loadConfig({ LOG_LEVEL: 'silent' }) as ReturnType<typeof loadConfig> & { OPERATIONS_BASE_PATH?: string };
+const config = loadConfig({ LOG_LEVEL: 'silent' }) as ReturnType<typeof loadConfig> & { BACK_OFFICE_BASE_PATH?: string };
 const DOCUMENTS: Array<{ name: string; basePath: string }> = [
   { name: 'partner.yaml', basePath: config.API_BASE_PATH },
   { name: 'auth.yaml', basePath: config.AUTH_BASE_PATH },
-  { name: 'operations.yaml', basePath: config.OPERATIONS_BASE_PATH ?? '/operations' },
+  { name: 'back-office.yaml', basePath: config.BACK_OFFICE_BASE_PATH ?? '/back-office' },
 ];
 
 function operationsOf(document: string, basePath: string): Operation[] {
   const file = path.join(ROOT, 'openapi', document);
-  if (!fs.existsSync(file)) return []; // operations.yaml may not exist yet
+  if (!fs.existsSync(file)) return []; // back-office.yaml may not exist yet
   const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string }>> };
   const operations: Operation[] = [];
   for (const [template, item] of Object.entries(doc.paths ?? {})) {
@@ -147,7 +147,7 @@ describe('Every operation of the contract is exercised by a test', () => {
 describe('Every operation of the contract has a handler and a route', () => {
   const world = useTestApp();
 
-  test('every operation of partner.yaml and operations.yaml is declared once, and nothing else is', () => {
+  test('every operation of partner.yaml and back-office.yaml is declared once, and nothing else is', () => {
     const declared = (document: string, ids: string[]) => {
       const expected = operations
         .filter((o) => o.document === document)
@@ -160,7 +160,7 @@ describe('Every operation of the contract has a handler and a route', () => {
       partnerApi(config).operations.map((o) => o.operationId),
     );
     declared(
-      'operations.yaml',
+      'back-office.yaml',
       backOfficeApi(config).operations.map((o) => o.operationId),
     );
   });

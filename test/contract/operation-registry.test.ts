@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config';
 import { createDatabaseClient } from '../../src/database/prisma-client';
 import type { DeclaredOperation } from '../../src/http/operation-registry';
 import { createLogger } from '../../src/logger';
-import { backOfficeApi } from '../../src/operations/api/back-office-api';
+import { backOfficeApi } from '../../src/back-office/api/back-office-api';
 import { partnerApi } from '../../src/partner/partner-api';
 import { defineOperation, definePublicOperation, type PartnerWork } from '../../src/partner/unit-of-work';
 
@@ -107,7 +107,7 @@ describe('When the registry is broken', () => {
   test('then the back office registry is checked against its own document', async () => {
     const api = backOfficeApi(config);
     const broken = { ...api, operations: api.operations.filter((operation) => operation.operationId !== 'revokeCredential') };
-    await expect(build(partnerApi(config), broken)).rejects.toThrow(/openapi\/operations.yaml[\s\S]*revokeCredential .* has no handler/);
+    await expect(build(partnerApi(config), broken)).rejects.toThrow(/openapi\/back-office.yaml[\s\S]*revokeCredential .* has no handler/);
   });
 });
 

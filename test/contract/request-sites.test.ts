@@ -117,6 +117,6 @@ describe('When the request finder reads a test file', () => {
     const site = { method: 'get', path: `/rental-guarantee/v1/${WILDCARD}`, where: '' };
     expect(siteMatches(site, 'GET', '/rental-guarantee', '/v1/{id}')).toBe(true);
     expect(siteMatches(site, 'GET', '/rental-guarantee', '/v1/balance')).toBe(false);
-    expect(siteMatches(site, 'GET', '/operations', '/v1/{id}')).toBe(false);
+    expect(siteMatches(site, 'GET', '/back-office', '/v1/{id}')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Two real service processes on one database, each with its own cache of token principals. A
- * credential revoked through one process's operations API is refused by both on the very next
+ * credential revoked through one process's back-office API is refused by both on the very next
  * request: the revocation's NOTIFY (sent at COMMIT) evicts the cached principal in every process,
  * and a cached principal is served only once a round trip on the listening connection has proved
  * that every notification committed before the request arrived has been applied. A third process
@@ -28,9 +28,9 @@ beforeAll(async () => {
 
 const guaranteePath = (id: number) => `/v1/rental-insurances/${id}`;
 
-/** A back-office write (the operations API lives beside the partner API, under /operations). */
+/** A back-office write (the back-office API lives beside the partner API, under /back-office). */
 async function revokeThrough(service: ServiceProcess, path: string, staffToken: string, key: string): Promise<number> {
-  const response = await fetch(`${service.origin}/operations${path}`, {
+  const response = await fetch(`${service.origin}/back-office${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${staffToken}`, 'Idempotency-Key': key },
   });

@@ -14,8 +14,8 @@ describe('When the service starts with a risky or impossible configuration', () 
 
   test('then base paths that nest with each other or with /health are refused', () => {
     expect(() => loadConfig({ API_BASE_PATH: '/health' })).toThrow(/API_BASE_PATH must not equal or nest with the health probes/);
-    expect(() => loadConfig({ OPERATIONS_BASE_PATH: '/rental-guarantee/ops' })).toThrow(
-      /API_BASE_PATH must not equal or nest with OPERATIONS_BASE_PATH/,
+    expect(() => loadConfig({ BACK_OFFICE_BASE_PATH: '/rental-guarantee/ops' })).toThrow(
+      /API_BASE_PATH must not equal or nest with BACK_OFFICE_BASE_PATH/,
     );
   });
 

@@ -1,6 +1,6 @@
 /** The sandbox reviewer's documented rules, as pure functions. */
 import { Prisma } from '../../src/generated/prisma/client';
-import { reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from '../../src/operations/sandbox/magic-values';
+import { reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from '../../src/sandbox/magic-values';
 
 const money = (value: string) => new Prisma.Decimal(value);
 

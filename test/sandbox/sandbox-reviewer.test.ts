@@ -3,7 +3,7 @@
  * alone; the scheduler's sandbox jobs review, prepare the envelope and sign by themselves, with the
  * outcome chosen by the cents of rentalAmount (partner document, "Testing in the sandbox").
  */
-import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce } from '../../src/scheduler/scheduler';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { backOffice } from '../support/back-office';
 import { nextCpf } from '../support/factories';

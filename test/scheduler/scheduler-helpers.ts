@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../src/logger';
-import { runSchedulerOnce, type RunSummary } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce, type RunSummary } from '../../src/scheduler/scheduler';
 import { backOffice, standardTerms } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import type { Agency, TestApp } from '../support/test-app';

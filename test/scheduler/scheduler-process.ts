@@ -9,7 +9,7 @@ import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config';
 import { createDatabaseClient } from '../../src/database/prisma-client';
-import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce } from '../../src/scheduler/scheduler';
 
 async function main(): Promise<void> {
   const databaseUrl = process.argv[2];

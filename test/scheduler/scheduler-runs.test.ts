@@ -3,7 +3,7 @@
  * failures that are retried, nothing automatic outside the sandbox, and the interval timer.
  */
 import { TEST_WEBHOOK_KEY } from '../support/factories';
-import { runSchedulerOnce, startScheduler } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce, startScheduler } from '../../src/scheduler/scheduler';
 import { backOffice } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';

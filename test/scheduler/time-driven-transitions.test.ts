@@ -4,7 +4,7 @@
  */
 import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { loadConfig } from '../../src/config';
-import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce } from '../../src/scheduler/scheduler';
 import { backOffice, standardTerms } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';

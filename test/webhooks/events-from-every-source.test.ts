@@ -5,12 +5,12 @@
  * event is written through the outbox: it is delivered to the agency's endpoint, signed and valid
  * against the document's `webhooks`, and GET /v1/events lists the same event, once.
  */
-import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce } from '../../src/scheduler/scheduler';
 import { backOffice, standardTerms } from '../support/back-office';
 import { nextCpf } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
-import { useStaff } from '../operations/ops-support';
+import { useStaff } from '../back-office/ops-support';
 import { activeGuarantee, DAY_MS, settle } from '../scheduler/scheduler-helpers';
 import { payloadProblems, startReceiver, verify, webhookClient, type Received, type Receiver } from './webhook-support';
 

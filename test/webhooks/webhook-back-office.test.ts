@@ -1,15 +1,15 @@
 /**
  * The back office sees an agency's webhook endpoints and deliveries (never a secret) and can
- * disable an endpoint, through the operations API and the admin tool; deliveries then stop.
+ * disable an endpoint, through the back-office API and the admin tool; deliveries then stop.
  */
-import { runCli } from '../../src/operations/cli/run-cli';
-import { webhookCommands } from '../../src/operations/cli/webhook-commands';
+import { runCli } from '../../src/back-office/cli/run-cli';
+import { webhookCommands } from '../../src/back-office/cli/webhook-commands';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
-import { useStaff } from '../operations/ops-support';
+import { useStaff } from '../back-office/ops-support';
 import { startReceiver, webhookClient } from './webhook-support';
 
-// As in test/operations/cli.test.ts: with DATABASE_URL set the tool never starts an embedded
+// As in test/back-office/cli.test.ts: with DATABASE_URL set the tool never starts an embedded
 // server, and Jest's CommonJS sandbox cannot load that ESM-only module.
 jest.mock('../../src/database/embedded-server', () => ({
   embeddedUrl: () => 'postgresql://unused@localhost/unused',

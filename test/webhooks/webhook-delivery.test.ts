@@ -4,7 +4,7 @@
  * their events, signed (verified with the standardwebhooks library) and valid against the
  * document's `webhooks` schemas; another agency's receiver gets none of them.
  */
-import * as review from '../../src/operations/review-actions';
+import * as review from '../../src/back-office/review-actions';
 import { asPartner } from '../support/partner-api';
 import { backOffice } from '../support/back-office';
 import { useTestApp } from '../support/test-app';

@@ -4,7 +4,7 @@
  * delivering processes on one database every attempt is made once (graphile-worker's SKIP LOCKED);
  * and the sandbox reviewer's moves emit the same events as anyone's.
  */
-import { runSchedulerOnce } from '../../src/operations/scheduler/scheduler';
+import { runSchedulerOnce } from '../../src/scheduler/scheduler';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { startReceiver, verify, webhookClient, type Received } from './webhook-support';

@@ -1,7 +1,7 @@
 /**
- * Back-office operations on guarantees of any agency, shared by the operations API and the admin
+ * Back-office operations on guarantees of any agency, shared by the back-office API and the admin
  * command-line tool (no HTTP here). Input checks and conversions happen here once; the moves
- * themselves are the domain functions of src/operations/review-actions.ts, which go through the one
+ * themselves are the domain functions of src/back-office/review-actions.ts, which go through the one
  * status machine, bump the version and write history.
  */
 import type { Queryable, Transaction } from '../../database/prisma-client';
@@ -70,7 +70,7 @@ export async function lockForReview(tx: Queryable, id: bigint): Promise<LockedGu
 
 /**
  * Applies one back-office operation to guarantee `id` inside the caller's transaction (the admin
- * tool's path; the operations API checks and locks in its precondition, then calls
+ * tool's path; the back-office API checks and locks in its precondition, then calls
  * `applyCheckedReview`). Throws 400 for invalid input, 404, 409 `invalid_state` where the status
  * machine refuses.
  */

@@ -2,12 +2,12 @@
  * What a back-office operation's handler works with. Staff reach every agency, so their unit of
  * work is the request's database handle (the write's transaction for writes) with the caller as an
  * operator; a director's reach is narrowed by the credential functions (directorReach). The
- * registry of openapi/operations.yaml's operations is typed by its generated `operations`.
+ * registry of openapi/back-office.yaml's operations is typed by its generated `operations`.
  */
 import type { Environment } from '../../auth/opaque-secrets';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../database/prisma-client';
-import type { operations } from '../../generated/operations-api';
+import type { operations } from '../../generated/back-office-api';
 import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
 

@@ -1,5 +1,5 @@
-/** The back office's guarantee and ledger operations (openapi/operations.yaml). */
-import type { components } from '../../generated/operations-api';
+/** The back office's guarantee and ledger operations (openapi/back-office.yaml). */
+import type { components } from '../../generated/back-office-api';
 import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
 import { historyPage, toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId } from '../../guarantees/request-values';

@@ -1,4 +1,4 @@
-/** Staff post statement entries through the operations API: signed by type, seen by the partner, idempotent, audited. */
+/** Staff post statement entries through the back-office API: signed by type, seen by the partner, idempotent, audited. */
 import { expectErrorBody } from '../support/error-body';
 import { newKey } from '../support/factories';
 import { asPartner } from '../support/partner-api';
@@ -44,7 +44,7 @@ describe('When staff post statement entries', () => {
       entryId: String(fee.body.id),
       amount: '-317.50',
       type: 'fee',
-      via: 'operations-api',
+      via: 'back-office-api',
       actorClientId: staff().clientId,
     });
   });

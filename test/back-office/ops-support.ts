@@ -1,5 +1,5 @@
 /**
- * Test helpers of the operations API (openapi/operations.yaml): staff and director credentials with
+ * Test helpers of the back-office API (openapi/back-office.yaml): staff and director credentials with
  * tokens, and the staff's client of that API. It is the back office's counterpart of
  * test/support/partner-api.ts, kept apart because it speaks another document to another audience.
  */
@@ -10,7 +10,7 @@ import { newKey } from '../support/factories';
 import { issueToken, type Caller } from '../support/partner-api';
 import type { TestApp } from '../support/test-app';
 
-export const OPS = '/operations';
+export const OPS = '/back-office';
 
 export interface Operator extends CreatedCredential {
   token: string;
@@ -36,7 +36,7 @@ export async function newDirector(t: TestApp, companyId: string, name = 'Carlos 
   return { ...credential, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
-/** Requests to the operations API with one caller's token (read when the request is sent). */
+/** Requests to the back-office API with one caller's token (read when the request is sent). */
 export function opsClient(t: TestApp, who: Caller | (() => Caller)) {
   const auth = () => (typeof who === 'function' ? who() : who).auth;
   return {
@@ -50,7 +50,7 @@ export function opsClient(t: TestApp, who: Caller | (() => Caller)) {
   };
 }
 
-/** The path of a guarantee's action under the operations API. */
+/** The path of a guarantee's action under the back-office API. */
 export const guaranteePath = (id: number, action: string) => `/v1/rental-insurances/${id}/${action}`;
 
 export const approvalTerms = {
@@ -60,7 +60,7 @@ export const approvalTerms = {
   startBillingDate: '2026-12-01',
 };
 
-/** A staff member for the whole test file (created in a beforeAll) and their client of the operations API. */
+/** A staff member for the whole test file (created in a beforeAll) and their client of the back-office API. */
 export function useStaff(t: TestApp, options: { name?: string; scopes?: string[] } = {}) {
   let staff: Operator | undefined;
   beforeAll(async () => {

@@ -6,10 +6,10 @@
  * Each calls the back office's review action, so the status machine, the version and the history
  * entry (creator `system`) are the same as when staff move the guarantee.
  */
-import { Prisma } from '../../generated/prisma/client';
-import type { Config } from '../../config';
-import { todayInSaoPaulo } from '../../database/column-values';
-import { archive, expireProposal, terminate } from '../review-actions';
+import { Prisma } from '../generated/prisma/client';
+import type { Config } from '../config';
+import { todayInSaoPaulo } from '../database/column-values';
+import { archive, expireProposal, terminate } from '../back-office/review-actions';
 import type { ScheduledJob } from './job';
 
 const DAY_MS = 86_400_000;

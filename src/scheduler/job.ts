@@ -14,10 +14,10 @@
  * (READ COMMITTED re-evaluates the WHERE clause of a locking read on the newest row version) and
  * no longer matches. So every item is changed exactly once, whatever the number of processes.
  */
-import { Prisma } from '../../generated/prisma/client';
-import type { Database, Transaction } from '../../database/prisma-client';
-import type { Logger } from '../../logger';
-import { metrics } from '../../observability/metrics';
+import { Prisma } from '../generated/prisma/client';
+import type { Database, Transaction } from '../database/prisma-client';
+import type { Logger } from '../logger';
+import { metrics } from '../observability/metrics';
 
 export interface ScheduledJob {
   /** Stable name, used in logs and in the run summary. */

@@ -1,4 +1,4 @@
-/** Helpers of the credential administration tests: a credential created by a director through the operations API. */
+/** Helpers of the credential administration tests: a credential created by a director through the back-office API. */
 import { newKey } from '../support/factories';
 import type { opsClient } from './ops-support';
 

@@ -1,6 +1,6 @@
 /**
  * Credential administration in the admin tool (back office): listing, rotation, revocation and the
- * audit log, through the same service functions as the operations API.
+ * audit log, through the same service functions as the back-office API.
  */
 import { directorActor, listAuditLog, staffActor, type AuditActor } from '../../auth/audit-log';
 import {

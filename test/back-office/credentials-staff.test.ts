@@ -113,7 +113,7 @@ describe('When anyone acts on credentials', () => {
       ['credential.created', 'director:Carlos Souza'],
     ]);
     expect(entries.every((entry) => entry.companyId === agency.companyId && !Number.isNaN(Date.parse(entry.createdAt)))).toBe(true);
-    expect(entries[0]!.details).toMatchObject({ via: 'operations-api', actorClientId: admin.clientId, clientId: credential.clientId });
+    expect(entries[0]!.details).toMatchObject({ via: 'back-office-api', actorClientId: admin.clientId, clientId: credential.clientId });
     expect(entries[1]!.details).toMatchObject({ secretId: secret.id, actorClientId: agency.director.clientId });
     expect(entries[2]!.details).toMatchObject({ secretId: issued.body.secret.id });
     expect(log.text).not.toContain(secret.clientSecret);

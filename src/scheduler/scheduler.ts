@@ -4,10 +4,10 @@
  * transitions run in every environment; the sandbox reviewer's jobs only when ENVIRONMENT=sandbox.
  * Purging stored idempotent responses stays in housekeeping.ts.
  */
-import type { Config } from '../../config';
-import type { Database } from '../../database/prisma-client';
-import { createLogger, type Logger } from '../../logger';
-import { metrics } from '../../observability/metrics';
+import type { Config } from '../config';
+import type { Database } from '../database/prisma-client';
+import { createLogger, type Logger } from '../logger';
+import { metrics } from '../observability/metrics';
 import { sandboxJobs } from '../sandbox/sandbox-jobs';
 import { runJob, type JobResult, type ScheduledJob } from './job';
 import { timeDrivenJobs } from './time-driven-jobs';

@@ -1,9 +1,9 @@
-/** Back-office rows to the response shapes of openapi/operations.yaml. */
+/** Back-office rows to the response shapes of openapi/back-office.yaml. */
 import type { AuditLogRow } from '../../auth/audit-log';
 import type { CredentialView } from '../../auth/credential-administration';
 import { decimalToNumber, toDateOnly, toTimestamp } from '../../database/column-values';
 import type { StatementEntryRow } from '../../financial/ledger-service';
-import type { components } from '../../generated/operations-api';
+import type { components } from '../../generated/back-office-api';
 
 type Schemas = components['schemas'];
 

@@ -1,4 +1,4 @@
-/** The internal operations API (back office): openapi/operations.yaml and the declaration of every one of its operations. */
+/** The internal back-office API (back office): openapi/back-office.yaml and the declaration of every one of its operations. */
 import type { Config } from '../../config';
 import { loadContract } from '../../contract/load-contract';
 import type { ApiDefinition } from '../../http/pipeline';
@@ -9,8 +9,8 @@ import { webhookOperations } from './webhook-operations';
 
 export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
   return {
-    name: 'openapi/operations.yaml',
-    document: loadContract('operations'),
+    name: 'openapi/back-office.yaml',
+    document: loadContract('back-office'),
     operations: [...reviewOperations, ...credentialOperations, ...webhookOperations],
     workFor: backOfficeWork(config.ENVIRONMENT),
   };

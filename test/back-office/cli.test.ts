@@ -1,10 +1,10 @@
 /**
  * The admin tool's back-office commands, run in-process through runCli against this file's
- * database: they bootstrap staff and directors and call the same services as the operations API.
+ * database: they bootstrap staff and directors and call the same services as the back-office API.
  */
-import { credentialCommands } from '../../src/operations/cli/credential-commands';
-import { guaranteeCommands, ledgerCommands } from '../../src/operations/cli/guarantee-commands';
-import { runCli } from '../../src/operations/cli/run-cli';
+import { credentialCommands } from '../../src/back-office/cli/credential-commands';
+import { guaranteeCommands, ledgerCommands } from '../../src/back-office/cli/guarantee-commands';
+import { runCli } from '../../src/back-office/cli/run-cli';
 import { expectErrorBody } from '../support/error-body';
 import { asPartner, issueToken, withAuthorization } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -45,7 +45,7 @@ async function admin(...args: string[]): Promise<{ code: number; json: any }> {
 }
 
 describe('When staff use the admin tool', () => {
-  test('then it bootstraps a staff member and a director whose tokens work on the operations API only', async () => {
+  test('then it bootstraps a staff member and a director whose tokens work on the back-office API only', async () => {
     const staff = await admin(
       'staff',
       'create',

@@ -1,7 +1,7 @@
 /**
  * Credential creation in the admin tool: an agency director creates a partner credential and sees
  * its secret once; the bootstrap of staff and director credentials (back office), which only the
- * admin tool can create. Same service functions as the operations API.
+ * admin tool can create. Same service functions as the back-office API.
  */
 import {
   createCredential,
@@ -86,7 +86,7 @@ async function asUsage<T>(action: () => Promise<T>): Promise<T> {
 
 export const createStaffCommand: CliCommand = {
   name: 'staff create',
-  summary: "Create a staff member's credential for the operations API; prints the client secret once",
+  summary: "Create a staff member's credential for the back-office API; prints the client secret once",
   options: {
     name: { description: "the staff member's name (history creator, audit actor)", required: true },
     scopes: { description: `comma- or space-separated: ${STAFF_SCOPES.join(', ')}`, required: true },

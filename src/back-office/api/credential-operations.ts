@@ -15,7 +15,7 @@ import {
   STAFF_REACH,
 } from '../../auth/credential-administration';
 import { createCredentialIn } from '../../auth/credentials';
-import type { components } from '../../generated/operations-api';
+import type { components } from '../../generated/back-office-api';
 import { halPage, pageRequest } from '../../http/paging';
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { toAuditLogEntry, toCredential, toCredentialWithSecret } from './mappers';
@@ -88,7 +88,7 @@ export const credentialOperations = [
         scopes: body.scopes,
         createdBy: operator.audit.label,
         kind: 'partner',
-        via: 'operations-api',
+        via: 'back-office-api',
         actorClientId: operator.clientId,
       });
       const view = await findCredential(work.db, reach, created.credentialId);

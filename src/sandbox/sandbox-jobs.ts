@@ -14,12 +14,12 @@
  *                                                     -> every signer signs (the tenant refuses for
  *                                                        rentalAmount .03); all signed -> active
  */
-import { Prisma } from '../../generated/prisma/client';
-import type { Config } from '../../config';
-import type { Transaction } from '../../database/prisma-client';
-import { todayInSaoPaulo } from '../../database/column-values';
-import type { Actor } from '../../guarantees/history';
-import { approve, decline, expireProposal, markEnvelopeReady, recordSignature, requestInformation } from '../review-actions';
+import { Prisma } from '../generated/prisma/client';
+import type { Config } from '../config';
+import type { Transaction } from '../database/prisma-client';
+import { todayInSaoPaulo } from '../database/column-values';
+import type { Actor } from '../guarantees/history';
+import { approve, decline, expireProposal, markEnvelopeReady, recordSignature, requestInformation } from '../back-office/review-actions';
 import type { ScheduledJob } from '../scheduler/job';
 import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
 

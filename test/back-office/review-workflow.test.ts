@@ -1,5 +1,5 @@
 /**
- * The operations API moves guarantees: staff review, the signing process, termination, archiving
+ * The back-office API moves guarantees: staff review, the signing process, termination, archiving
  * and expiry, each through the status machine, idempotent, with history under the staff member's name.
  */
 import { expectErrorBody } from '../support/error-body';

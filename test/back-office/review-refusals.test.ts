@@ -1,4 +1,4 @@
-/** What the operations API refuses: wrong terms, keys and versions, and callers that are not staff with the right scope. */
+/** What the back-office API refuses: wrong terms, keys and versions, and callers that are not staff with the right scope. */
 import { expectErrorBody } from '../support/error-body';
 import { nextCpf } from '../support/factories';
 import { ANONYMOUS, asPartner } from '../support/partner-api';
@@ -57,7 +57,7 @@ describe('When a back-office request is wrong', () => {
 });
 
 describe('When the caller is not staff with the right scope', () => {
-  test('then a partner token gets 403 on the operations API and a staff token 403 on the partner API', async () => {
+  test('then a partner token gets 403 on the back-office API and a staff token 403 on the partner API', async () => {
     const { id } = await partner.newGuarantee();
     const partnerOnOps = await opsClient(world, world.agency).post(guaranteePath(id, 'approve'), approvalTerms);
     expectErrorBody(partnerOnOps, 403, 'insufficient_scope');

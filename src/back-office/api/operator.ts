@@ -1,5 +1,5 @@
 /**
- * Who calls the operations API. The pipeline has already checked the token and the operation's
+ * Who calls the back-office API. The pipeline has already checked the token and the operation's
  * scope; this refuses a credential of the wrong kind, as a second line behind the scope rules, and
  * names the person (the history creator and the audit actor).
  */
@@ -29,6 +29,6 @@ export function operatorOf(principal: Principal, kind: 'staff' | 'director', sco
     companyId: principal.companyId,
     clientId: principal.clientId,
     actor: staffMember(name),
-    audit: kind === 'staff' ? staffActor(name, 'operations-api', principal.clientId) : directorActor(name, 'operations-api', principal.clientId),
+    audit: kind === 'staff' ? staffActor(name, 'back-office-api', principal.clientId) : directorActor(name, 'back-office-api', principal.clientId),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What the service's reviewers and the signing process do to a guarantee. Each action goes through
  * the same status machine as the partner's writes, bumps the version and writes history.
- * These are the back office's domain functions; the operations API, the command-line tool, the
+ * These are the back office's domain functions; the back-office API, the command-line tool, the
  * scheduler and the sandbox reviewer all call them.
  */
 import type { Transaction } from '../database/prisma-client';
