@@ -5,7 +5,6 @@
  */
 import type { Client, ClientCredentialsModel, Token, User } from '@node-oauth/oauth2-server';
 import type { Database } from '../database/prisma-client';
-import { formDecode } from './basic-credentials';
 import { type Environment, hashAccessToken, newAccessToken, verifySecret } from './opaque-secrets';
 import { isScopeFor, type CredentialKind } from './scopes';
 
@@ -28,9 +27,9 @@ const DUMMY_SECRET_HASH = 'scrypt$16384$8$1$b-3JS8CEYlLLDirxyPRs5A$FYHTfzise-fm_
 
 export function createOAuthModel(db: Database, environment: Environment): ClientCredentialsModel {
   return {
-    async getClient(rawClientId: string, rawSecret: string) {
-      const clientId = formDecode(rawClientId);
-      const secret = formDecode(rawSecret);
+    // Called with the token endpoint's own reading of the Basic header (basic-credentials.ts),
+    // already form-decoded; never with what the library parsed.
+    async getClient(clientId: string, secret: string) {
       const credential = await db.credential.findUnique({
         where: { clientId },
         include: { secrets: { where: { revokedAt: null } } },

@@ -50,6 +50,16 @@ export function createTokenRouter(db: Database, config: Config): express.Router 
     next();
   };
   router.post('/oauth2/token', noStore, express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES }), async (req, res) => {
+    // One door: credentials come only from the Basic header. The library would read them from the
+    // body when it cannot read the header; refused here, before any lookup, and counted nowhere.
+    if (bodyHoldsClientCredentials(req.body)) {
+      res.status(400).json({
+        error: 'invalid_request',
+        error_description:
+          'Client credentials are accepted only in the Authorization header (HTTP Basic); remove client_id and client_secret from the form body.',
+      });
+      return;
+    }
     const reading = readBasicCredentials(req.get('authorization'), config.ENVIRONMENT);
     if (!reading.ok) {
       if (reading.status === 401) res.set('WWW-Authenticate', BASIC_CHALLENGE);
@@ -57,23 +67,32 @@ export function createTokenRouter(db: Database, config: Config): express.Router 
       return;
     }
     const address = sourceAddressKey(req.ip);
-    // A flood that is locked out ends here: no statement, no queue, no scrypt.
-    const remembered = guard.rememberedLockout(address, reading.clientId);
-    if (remembered) return sendLockout(res, remembered, config.TOKEN_LOCKOUT_ANSWER_DELAY_MS);
+    // A flood that is locked out ends here: no queue, no scrypt.
+    const quick = await guard.quickRefusal(address, reading.clientId);
+    if (quick) return sendLockout(res, quick, config.TOKEN_LOCKOUT_ANSWER_DELAY_MS);
     let lockout: Lockout | undefined;
     const guardedModel: ClientCredentialsModel = {
       ...model,
-      async getClient(clientId, clientSecret) {
-        const outcome = await guard.authenticate(address, reading.clientId, () => model.getClient(clientId, clientSecret));
+      // The library's own reading of the credentials is ignored: the guard counts, and the model
+      // verifies, the client ID and secret of this endpoint's one reading.
+      async getClient() {
+        const outcome = await guard.authenticate(address, reading.clientId, () => model.getClient(reading.clientId, reading.secret));
         if ('lockout' in outcome) lockout = outcome.lockout;
         return 'client' in outcome ? outcome.client : false;
       },
     };
     // The library validates the form and the grant before and after getClient; its server holds no
-    // state, so one per request carries this request's address into the model.
+    // state, so one per request carries this request's reading into the model.
     const server = new OAuth2Server({ model: guardedModel, accessTokenLifetime: TOKEN_LIFETIME_SECONDS, allowBearerTokensInQueryString: false });
+    // The library sees the Basic header re-encoded from the reading, so it cannot read another client.
+    const oauthRequest = new Request({
+      method: req.method,
+      query: {},
+      headers: { ...singleValuedHeaders(req), authorization: reading.canonicalHeader },
+      body: req.body as Record<string, unknown>,
+    });
     try {
-      const token = await server.token(new Request(req), new Response(res));
+      const token = await server.token(oauthRequest, new Response(res));
       res.status(200).json({
         access_token: token.accessToken,
         token_type: 'Bearer',
@@ -118,6 +137,16 @@ async function sendLockout(res: ExpressResponse, lockout: Lockout, delayMs: numb
     error: 'temporarily_unavailable',
     error_description: `Too many failed client authentications ${what}; retry after ${retryAfterSeconds} seconds.`,
   });
+}
+
+/** The request's headers that hold one value (the library's type is a string per header). */
+function singleValuedHeaders(req: ExpressRequest): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/** `client_id` or `client_secret` among the form's fields, whatever their values (RFC 6749 §2.3.1 lets a server refuse them). */
+function bodyHoldsClientCredentials(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (Object.hasOwn(body, 'client_id') || Object.hasOwn(body, 'client_secret'));
 }
 
 function sendOAuthError(res: ExpressResponse, error: unknown): void {

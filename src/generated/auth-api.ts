@@ -30,7 +30,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Form fields of the token request. Unrecognised fields are ignored (RFC 6749 §3.2). */
+        /**
+         * @description Form fields of the token request. Unrecognised fields are ignored (RFC 6749 §3.2), except
+         *     `client_id` and `client_secret`: client credentials go only in the Basic header, and a body
+         *     holding either is `400 invalid_request`.
+         */
         TokenRequest: {
             /**
              * @description Must be `client_credentials`. Missing is `400 invalid_request`; another value is `400 unsupported_grant_type`.
@@ -44,6 +48,10 @@ export interface components {
              * @example ri:rental-insurances:read ri:rental-insurances:write
              */
             scope?: string;
+            /** @description Not accepted (`400 invalid_request`); the client ID goes in the Basic header. */
+            client_id?: unknown;
+            /** @description Not accepted (`400 invalid_request`); the client secret goes in the Basic header. */
+            client_secret?: unknown;
         };
         /** @description RFC 6749 §5.1 access token response. */
         TokenResponse: {
@@ -163,8 +171,9 @@ export interface operations {
                 };
             };
             /**
-             * @description Invalid request: `invalid_request`, `invalid_scope`, `unsupported_grant_type` or
-             *     `unauthorized_client`.
+             * @description Invalid request: `invalid_request` (also for `client_id` or `client_secret` in the form
+             *     body: credentials are accepted only in the Basic header), `invalid_scope`,
+             *     `unsupported_grant_type` or `unauthorized_client`.
              */
             400: {
                 headers: {
@@ -178,8 +187,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Client authentication failed (`invalid_client`): no or malformed Basic authentication,
-             *     unknown client, wrong or revoked secret, revoked credential, or a client ID of the other
+             * @description Client authentication failed (`invalid_client`): no Basic authentication, an
+             *     `Authorization` header that is not valid HTTP Basic, unknown client, wrong or revoked secret, revoked credential, or a client ID of the other
              *     environment.
              */
             401: {
@@ -221,7 +230,9 @@ export interface operations {
             /**
              * @description Too many failed client authentications from this source address or for this client ID
              *     (`temporarily_unavailable`): locked out until `Retry-After` seconds have passed. The
-             *     secret was not checked. See *Failed authentications*.
+             *     secret was not checked. A client ID that obtained a token from this address within 7
+             *     days is exempt from both, except after its own failures from this address. See *Failed
+             *     authentications*.
              */
             429: {
                 headers: {

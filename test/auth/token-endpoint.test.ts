@@ -71,17 +71,25 @@ describe('When the token request is wrong', () => {
     expect(response.headers['www-authenticate']).toMatch(/^Basic realm=/);
   });
 
-  test('then a missing Basic header is 401 invalid_client, even with credentials in the form body', async () => {
+  test('then a missing Basic header is 401 invalid_client with a Basic challenge', async () => {
+    const response = await tokenRequest().send({ grant_type: 'client_credentials' });
+    expect(response.status).toBe(401);
+    expectNoStore(response);
+    expect(response.body.error).toBe('invalid_client');
+    expect(response.headers['www-authenticate']).toMatch(/^Basic realm="rental-guarantee"/);
+  });
+
+  test('then credentials in the form body are 400 invalid_request saying to use HTTP Basic, and get no token', async () => {
     const agency = await world.newAgency();
     const response = await tokenRequest().send({
       grant_type: 'client_credentials',
       client_id: agency.clientId,
       client_secret: agency.clientSecret,
     });
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(400);
     expectNoStore(response);
-    expect(response.body.error).toBe('invalid_client');
-    expect(response.headers['www-authenticate']).toMatch(/^Basic realm="rental-guarantee"/);
+    expect(response.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/Authorization header \(HTTP Basic\)/) });
+    expect(response.headers['www-authenticate']).toBeUndefined();
   });
 
   test('then a production client sent to the sandbox fails at once with a clear message', async () => {
