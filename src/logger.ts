@@ -21,10 +21,45 @@ export function createLogger(level: string, destination?: DestinationStream, fie
 
 /**
  * Query parameter names whose values are never logged: OAuth and bearer credentials (RFC 6749,
- * RFC 6750 §2.3 `access_token`) and anything named like a secret, token, password or key.
- * Clients sometimes put them in the URL although nothing here reads them from there.
+ * RFC 6750 §2.3 `access_token`), signed-URL and webhook signatures, keys, passwords and one-time
+ * codes, however they are spelt. Clients sometimes put them in the URL although nothing here reads
+ * them from there. Redacting a harmless parameter costs a log reader a value; missing a secret
+ * leaks it, so the rules lean wide. A name is compared lower-cased, with `-`, `_`, `.` and spaces
+ * removed, and as the words those separators and camelCase delimit:
+ *   - any name that contains one of SENSITIVE_PARTS (`client_secret`, `X-Amz-Signature`,
+ *     `private_key`, `id_token`, `db_password`, `hmac_sha256`, `jwt`);
+ *   - any name with one of SENSITIVE_WORDS as a whole word (`sig`, `webhook_sig`, `pass`,
+ *     `db.pass`, `sas-key`), which would be too broad as substrings (`design`, `passenger`, `monkey`);
+ *   - a few whole names (`code`, the OAuth authorization code; `credentials`; anything starting
+ *     with `auth`).
  */
-const SENSITIVE_PARAMETER = /secret|token|passw|pwd|assertion|api[-_]?key|^auth|signature|session|^credentials?$|^code$|^key$/i;
+const SENSITIVE_PARTS = [
+  'secret',
+  'token',
+  'passw',
+  'passphrase',
+  'passcode',
+  'pwd',
+  'assertion',
+  'signature',
+  'session',
+  'hmac',
+  'jwt',
+  'bearer',
+  'cookie',
+  'apikey',
+  'privatekey',
+  'accesskey',
+];
+const SENSITIVE_WORDS = new Set(['sig', 'pass', 'key', 'pin', 'otp', 'totp', 'cvv', 'cvc', 'jws', 'jwe', 'sas', 'psk']);
+const SENSITIVE_WHOLE = /^(?:auth.*|code|credentials?)$/;
+
+export function isSensitiveParameter(name: string): boolean {
+  const compact = name.toLowerCase().replace(/[-_.\s]+/g, '');
+  if (SENSITIVE_WHOLE.test(compact) || SENSITIVE_PARTS.some((part) => compact.includes(part))) return true;
+  const words = name.split(/[-_.\s[\]]+|(?<=[a-z0-9])(?=[A-Z])/).map((word) => word.toLowerCase());
+  return words.some((word) => SENSITIVE_WORDS.has(word));
+}
 
 /**
  * The URL for the request log: path and every query parameter name kept, the values of sensitive
@@ -40,7 +75,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const nameEnd = pair.indexOf('=');
       const rawName = nameEnd < 0 ? pair : pair.slice(0, nameEnd);
-      return SENSITIVE_PARAMETER.test(decodeName(rawName)) ? `${rawName}=[redacted]` : pair;
+      return isSensitiveParameter(decodeName(rawName)) ? `${rawName}=[redacted]` : pair;
     });
   return `${url.slice(0, queryStart)}?${query.join('&')}`;
 }

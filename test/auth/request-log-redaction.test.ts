@@ -61,9 +61,47 @@ describe('When a client puts credentials or tokens in the query string', () => {
     expect(urls).toContain(`${TOKEN_PATH}?password=[redacted]&api_key=[redacted]`);
   });
 
+  test('then keys, signatures, JWTs, passwords and HMACs are redacted however their names are spelt', async () => {
+    const secret = 'sbx_cs_loggedvalue_7f3a9c21';
+    const names = [
+      'private_key',
+      'PRIVATE-KEY',
+      'privateKey',
+      'sig',
+      'Sig',
+      'webhook_sig',
+      'X-Amz-Signature',
+      'jwt',
+      'id_jwt',
+      'pass',
+      'db.pass',
+      'dbPass',
+      'passcode',
+      'hmac',
+      'hmac_sha256',
+      'otp',
+      'pin',
+      'key',
+      'sas-key',
+      'apiKey',
+      'cookie',
+      'authorization',
+      'sessionid',
+      'client%5Fsecret',
+    ];
+    const query = names.map((name) => `${name}=${secret}`).join('&');
+    await request(logged.app).get(`/rental-guarantee/v1/rental-insurances?${query}&pageSize=5`);
+    expect(lines.join('\n').includes(secret)).toBe(false);
+    expect(loggedUrls()).toContain(`/rental-guarantee/v1/rental-insurances?${names.map((name) => `${name}=[redacted]`).join('&')}&pageSize=5`);
+  });
+
   test('then ordinary query parameters are logged as sent', async () => {
     await request(logged.app).get('/rental-guarantee/v1/rental-insurances?status=approved&page=2&tenantName=jos%C3%A9');
     expect(loggedUrls()).toContain('/rental-guarantee/v1/rental-insurances?status=approved&page=2&tenantName=jos%C3%A9');
+    // Words that merely contain a sensitive word are not redacted.
+    const ordinary = '/back-office/v1/audit-log?credentialId=3f2a9c1e&action=credential.created&design=a&passenger=b&monkey=c&keyword=d';
+    await request(logged.app).get(ordinary);
+    expect(loggedUrls()).toContain(ordinary);
   });
 });
 
