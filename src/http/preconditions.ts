@@ -1,21 +1,23 @@
 /**
  * Weak ETags carry a resource version: `W/"<version>"`. This API compares If-Match weakly on
- * purpose (RFC 9110 would compare strongly) because its ETags are version numbers, not bytes.
+ * purpose (RFC 9110 would compare strongly) because its ETags are version numbers, not bytes: the
+ * `W/` prefix is ignored, and the quoted part is compared as an opaque string (RFC 9110 §8.8.3.2),
+ * so `W/"01"` does not name version 1.
  */
 import { BadRequest, PreconditionFailed, PreconditionRequired } from '../errors';
 
 export const etagOf = (version: number): string => `W/"${version}"`;
 
 /**
- * The versions named by an If-Match header, or undefined when an optional one is absent. Throws
- * 428 when a required one is absent, and 400 for `*` or a malformed list.
+ * The opaque tags (the quoted part, without `W/`) of an If-Match header, or undefined when an
+ * optional one is absent. Throws 428 when a required one is absent, and 400 for `*` or a malformed list.
  */
-export function parseIfMatch(raw: string | undefined, required: boolean): number[] | undefined {
+export function parseIfMatch(raw: string | undefined, required: boolean): string[] | undefined {
   if (raw === undefined || raw.trim() === '') {
     if (required) throw new PreconditionRequired();
     return undefined;
   }
-  const versions: number[] = [];
+  const tags: string[] = [];
   for (const part of raw.split(',')) {
     const tag = part.trim();
     if (tag === '*') {
@@ -30,14 +32,14 @@ export function parseIfMatch(raw: string | undefined, required: boolean): number
         `If-Match: malformed entity tag ${JSON.stringify(tag.slice(0, 40))}`,
       ]);
     }
-    versions.push(/^\d{1,9}$/.test(match[1]!) ? Number(match[1]) : -1);
+    tags.push(match[1]!);
   }
-  return versions;
+  return tags;
 }
 
-/** 412 with the current ETag unless If-Match names the current version. */
-export function assertCurrentVersion(ifMatch: readonly number[], currentVersion: number): void {
-  if (!ifMatch.includes(currentVersion)) throw new PreconditionFailed(etagOf(currentVersion));
+/** 412 with the current ETag unless If-Match names the current version, character for character. */
+export function assertCurrentVersion(ifMatch: readonly string[], currentVersion: number): void {
+  if (!ifMatch.includes(String(currentVersion))) throw new PreconditionFailed(etagOf(currentVersion));
 }
 
 /** If-None-Match on a read: true when one of the listed tags (or `*`) names the current version. */

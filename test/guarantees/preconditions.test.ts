@@ -87,6 +87,18 @@ describe('When a partner sends a well-formed entity tag that is not a version', 
     expect(response.headers['etag']).toBe('W/"1"');
     expect(await storedVersion(world, guarantee.id)).toBe(1);
   });
+
+  // Entity tags compare as opaque strings (RFC 9110 §8.8.3.2): another spelling of the number is another tag.
+  test.each([['W/"01"'], ['W/"1.0"'], ['W/"+1"'], ['"001"'], ['W/"0x1"']])(
+    'then %s is not version 1: 412 precondition_failed and nothing changes',
+    async (ifMatch) => {
+      const guarantee = await partner.newGuarantee();
+      const response = await partner.patch(guarantee.id, { externalId: 'X' }, { ifMatch });
+      expectErrorBody(response, 412, 'precondition_failed');
+      expect(response.headers['etag']).toBe('W/"1"');
+      expect(await storedVersion(world, guarantee.id)).toBe(1);
+    },
+  );
 });
 
 describe('When a partner patches with the current ETag', () => {
