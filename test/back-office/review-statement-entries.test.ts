@@ -4,6 +4,7 @@ import { newKey } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { newStaff, opsClient, useStaff } from './ops-support';
+import { entry, postEntries } from '../financial/ledger-factory';
 
 const world = useTestApp();
 const { ops, operator: staff } = useStaff(world, { name: 'Ana Revisora' });
@@ -73,5 +74,44 @@ describe('When staff post statement entries', () => {
     const reviewer = await newStaff(world, { scopes: ['ops:guarantees:review'] });
     expectErrorBody(await opsClient(world, reviewer).post('/v1/statement-entries', entry(target.companyId)), 403, 'insufficient_scope');
     expect(await world.db.statementEntry.count({ where: { companyId: target.companyId } })).toBe(0);
+  });
+});
+
+describe('When one day receives more maximal postings than a day total used to hold', () => {
+  test('then the 101st entry of 999,999,999,999.99 is posted, and the balance and the day add up exactly', async () => {
+    const target = await world.newAgency();
+    const day = '2026-11-20';
+    const maximal = 99_999_999_999_999n; // cents: the largest amount one entry may carry
+    // 100 of them filled the former numeric(16,2) day total to its last cent; seeded through the posting service.
+    await postEntries(
+      world.db,
+      target.companyId,
+      Array.from({ length: 100 }, () => entry(day, 'charge_paid', maximal)),
+    );
+    const posted = await ops.post('/v1/statement-entries', {
+      companyId: target.companyId,
+      date: day,
+      type: 'charge_paid',
+      amount: 999999999999.99,
+      description: 'The 101st',
+    });
+    expect(posted.status).toBe(201);
+    expect(posted.body.amount).toBe(999999999999.99);
+    const fee = await ops.post('/v1/statement-entries', { companyId: target.companyId, date: day, type: 'fee', amount: 0.01, description: null });
+    expect(fee.status).toBe(201);
+
+    const [totals] = await world.db.$queryRaw<Array<{ credits: string; debits: string }>>`
+      SELECT credits::text AS credits, debits::text AS debits FROM ledger_daily_totals WHERE company_id = ${target.companyId} AND date = ${day}::date`;
+    expect(totals).toEqual({ credits: '100999999999998.99', debits: '0.01' });
+    const partner = asPartner(world, target);
+    const balance = await partner.balance();
+    expect(balance.status).toBe(200);
+    // JSON numbers: the nearest double to each exact decimal, as a partner's parser reads it.
+    expect(balance.body).toEqual({ balance: Number('100999999999998.98'), credits: Number('100999999999998.99'), debits: 0.01 });
+    const summaries = await partner.dailySummaries({ startDate: day, endDate: day });
+    expect(summaries.status).toBe(200);
+    expect(summaries.body).toEqual([
+      { date: day, openingBalance: 0, closingBalance: Number('100999999999998.98'), credits: Number('100999999999998.99'), debits: 0.01 },
+    ]);
   });
 });
