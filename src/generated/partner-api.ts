@@ -2010,7 +2010,8 @@ export interface components {
         /**
          * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
          *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
          *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
          *     current one is `412 precondition_failed`.
          * @example W/"7"
@@ -2605,7 +2606,8 @@ export interface operations {
                 /**
                  * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
                  *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
                  *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
                  *     current one is `412 precondition_failed`.
                  * @example W/"7"
@@ -3144,7 +3146,8 @@ export interface operations {
                 /**
                  * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
                  *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
                  *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
                  *     current one is `412 precondition_failed`.
                  * @example W/"7"
@@ -3240,7 +3243,8 @@ export interface operations {
                 /**
                  * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
                  *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
                  *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
                  *     current one is `412 precondition_failed`.
                  * @example W/"7"
@@ -3328,7 +3332,8 @@ export interface operations {
                 /**
                  * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
                  *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
                  *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
                  *     current one is `412 precondition_failed`.
                  * @example W/"7"
@@ -3882,7 +3887,8 @@ export interface operations {
                 /**
                  * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
                  *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-                 *     `"7"` both match version 7. A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
                  *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
                  *     current one is `412 precondition_failed`.
                  * @example W/"7"
