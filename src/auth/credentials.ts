@@ -10,6 +10,7 @@
 import type { Database, Transaction } from '../database/prisma-client';
 import { ValidationFailed } from '../errors';
 import { recordAudit, type AuditActor } from './audit-log';
+import { reservedNameLike } from './reserved-names';
 import { type Environment, hashSecret, newClientId, newClientSecret } from './opaque-secrets';
 import { DIRECTOR_SCOPES, isScopeFor, SCOPES_BY_KIND, type CredentialKind } from './scopes';
 
@@ -48,10 +49,10 @@ export interface CreatedCredential {
   createdAt: Date;
 }
 
-/** A request the credential rules refuse; a 400 `validation_failed` over HTTP, a usage error in the CLI. */
+/** A request the credential rules refuse; a 400 (`validation_failed` unless said) over HTTP, a usage error in the CLI. */
 export class CredentialInputError extends ValidationFailed {
-  constructor(detail: string) {
-    super([detail], `The credential request is invalid: ${detail}`);
+  constructor(detail: string, code = 'validation_failed') {
+    super([detail], `The credential request is invalid: ${detail}`, code);
   }
 }
 
@@ -81,6 +82,20 @@ export async function createCredentialIn(tx: Transaction, environment: Environme
   if (displayName.length > 200) throw new CredentialInputError('displayName: at most 200 characters');
   if (kind !== 'partner' && !personName) throw new CredentialInputError(`personName: a ${kind} credential needs the person's name`);
   if (personName && personName.length > 200) throw new CredentialInputError('personName: at most 200 characters');
+  // A credential's writes are signed with its display name (a person's, for staff): never one that
+  // reads as the service's own or, for an agency's integration, as a staff member's.
+  for (const [field, name] of [
+    ['displayName', displayName],
+    ['personName', personName],
+  ] as const) {
+    const reserved = name ? await reservedNameLike(tx, name, kind) : undefined;
+    if (reserved) {
+      throw new CredentialInputError(
+        `${field}: ${JSON.stringify(name)} reads as ${JSON.stringify(reserved)}, a name the service or its staff sign history with; choose another`,
+        'display_name_reserved',
+      );
+    }
+  }
 
   const clientSecret = newClientSecret(environment);
   const secretHash = await hashSecret(clientSecret);

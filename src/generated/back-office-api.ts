@@ -261,8 +261,9 @@ export interface paths {
          *     the **absolute** value (greater than 0, at most 2 decimals); the stored amount's sign comes
          *     from `type`: credits (`charge_paid`, `revenue_shared`, `transfer_refunded`,
          *     `transfer_received`) positive, debits (`charge_refunded`, `fee`, `transfer_sent`) negative.
-         *     The partner sees the entry in its statement, balance and daily summaries. An unknown
-         *     `companyId` is `400 validation_failed`. Idempotent: the same key and body post the entry once.
+         *     The partner sees the entry in its statement, balance and daily summaries. A day's totals and
+         *     the balance have no limit that postings can reach (each entry is at most
+         *     999,999,999,999.99). An unknown `companyId` is `400 validation_failed`. Idempotent: the same key and body post the entry once.
          *     Written to the audit log.
          */
         post: operations["postStatementEntry"];
@@ -291,7 +292,10 @@ export interface paths {
          * @description Creates a partner credential for the director's agency with the chosen partner scopes (select
          *     only those the integration needs). The response carries the client secret **once**
          *     (`secret.clientSecret`); an idempotent replay answers `clientSecret: null`. Scopes that are
-         *     not partner scopes are `400 validation_failed`. Written to the audit log.
+         *     not partner scopes are `400 validation_failed`. The display name signs the integration's
+         *     writes in the history the agency reads, so it may not be, or look like, a name the service
+         *     or its staff sign with (`400 display_name_reserved`, see `CredentialCreate`). Written to the
+         *     audit log.
          */
         post: operations["createAgencyCredential"];
         delete?: never;
@@ -1001,7 +1005,13 @@ export interface components {
         /** @description A partner credential for the director's agency. Select only the scopes the integration needs. */
         CredentialCreate: {
             /**
-             * @description Shown as the creator of the integration's writes in history.
+             * @description Shown as the creator of the integration's writes in history. Reserved (`400
+             *     display_name_reserved`): the names the service signs history with (`system`, `Sandbox
+             *     reviewer`) and the names of the service's staff members, and anything that reads as
+             *     one of them: compared without case, spaces,
+             *     punctuation or accents, with compatibility forms folded (full-width, mathematical
+             *     letters), invisible characters dropped and look-alike letters of other scripts mapped to
+             *     their Latin prototypes (Unicode TR39 confusables: Cyrillic `ѕуѕtеm` is `system`).
              * @example Imobiliária Paulista - ERP
              */
             displayName: string;
@@ -1233,6 +1243,7 @@ export interface components {
          *     |---|---|---|
          *     | `bad_request` | 400 | Invalid request not covered by a more specific code. |
          *     | `validation_failed` | 400 | Parameters or body do not follow the schema or the rules; unknown fields; unknown `companyId`. |
+         *     | `display_name_reserved` | 400 | A credential's display name is, or reads as, a name the service or its staff sign history with (`system`, `Sandbox reviewer`, a staff member's name); `details` names the field. |
          *     | `malformed_json` | 400 | The body is not valid JSON. |
          *     | `idempotency_key_required` | 400 | `Idempotency-Key` missing. |
          *     | `idempotency_key_invalid` | 400 | `Idempotency-Key` is not 1 to 255 visible ASCII characters. |
@@ -1357,7 +1368,7 @@ export interface components {
         /**
          * @description Invalid request. Codes: `validation_failed` (details name each field), `malformed_json`,
          *     `idempotency_key_required`, `idempotency_key_invalid`, `idempotency_key_reused`,
-         *     `if_match_invalid`, `bad_request`.
+         *     `if_match_invalid`, `display_name_reserved` (credential creation), `bad_request`.
          */
         BadRequest: {
             headers: {
@@ -1642,8 +1653,8 @@ export interface components {
         IdempotencyKey: string;
         /**
          * @description Optional for back-office operations. When sent it must name the current version of the
-         *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-         *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+         *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+         *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
          *     `400 if_match_invalid`.
          * @example W/"7"
          */
@@ -1952,8 +1963,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2024,8 +2035,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2098,8 +2109,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2168,8 +2179,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2331,8 +2342,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2391,8 +2402,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2451,8 +2462,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */
@@ -2511,8 +2522,8 @@ export interface operations {
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
                 /**
                  * @description Optional for back-office operations. When sent it must name the current version of the
-                 *     guarantee (`W/"7"`; weak comparison, a list matches if any tag does), otherwise
-                 *     `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
+                 *     guarantee (`W/"7"`; weak comparison of opaque tags: `W/"07"` is not version 7; a list
+                 *     matches if any tag does), otherwise `412 precondition_failed` with the current `ETag`. `*` or a malformed value is
                  *     `400 if_match_invalid`.
                  * @example W/"7"
                  */

@@ -13,6 +13,10 @@ export interface Actor {
 }
 
 export const SYSTEM_ACTOR: Actor = { name: 'system', serviceAccount: true };
+/** The staff identity of the sandbox's review decisions in history (src/sandbox/). */
+export const SANDBOX_REVIEWER: Actor = { name: 'Sandbox reviewer', serviceAccount: false };
+/** Every name the service itself signs history with: no credential may take one (src/auth/reserved-names.ts). */
+export const SERVICE_ACTORS: readonly Actor[] = [SYSTEM_ACTOR, SANDBOX_REVIEWER];
 
 export type HistoryKind =
   | 'created'

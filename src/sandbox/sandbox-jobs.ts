@@ -18,13 +18,10 @@ import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
 import type { Transaction } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
-import type { Actor } from '../guarantees/history';
+import { SANDBOX_REVIEWER } from '../guarantees/history';
 import { approve, decline, expireProposal, markEnvelopeReady, recordSignature, requestInformation } from '../back-office/review-actions';
 import type { ScheduledJob } from '../scheduler/job';
 import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
-
-/** The staff identity of the sandbox's review decisions in history. */
-export const SANDBOX_REVIEWER: Actor = { name: 'Sandbox reviewer', serviceAccount: false };
 
 export const SANDBOX_SIGNING_LINK_BASE = 'https://sandbox.sign.rentalguarantee.example/envelopes';
 
