@@ -5,9 +5,15 @@ import { invalidKey } from './idempotency';
 
 const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
 
+/** The contracts' rule for free text (names, comments, address parts): `pattern: '\S'`, not blank. */
+const isBlankText = (error: ErrorObject) => error.keyword === 'pattern' && (error.params as { pattern?: string }).pattern === '\\S';
+
 export function describeValidationErrors(errors: ErrorObject[]): string[] {
+  // An empty string breaks both minLength and the not-blank pattern: one problem, said once.
+  const blank = new Set(errors.filter(isBlankText).map((error) => error.instancePath));
   const details = errors
     .filter((error) => !['anyOf', 'oneOf', 'if'].includes(error.keyword))
+    .filter((error) => !(error.keyword === 'minLength' && blank.has(error.instancePath)))
     .map((error) => `${fieldPath(error)}: ${describe(error)}`);
   return [...new Set(details)].slice(0, 50);
 }
@@ -49,6 +55,8 @@ function describe(error: ErrorObject): string {
       return `invalid ${(error.params as { format: string }).format}`;
     case 'multipleOf':
       return 'must have at most 2 decimal places';
+    case 'pattern':
+      return isBlankText(error) ? 'must contain a character other than whitespace' : (error.message ?? 'is invalid');
     default:
       return error.message ?? 'is invalid';
   }
