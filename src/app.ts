@@ -50,6 +50,12 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   // from the proxies named here), not per proxy: one proxy address would lock out every partner.
   if (config.TRUST_PROXY) trustProxies(app, config.TRUST_PROXY);
   app.use(correlationId);
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host is 400 (the listener lets it through to say so here).
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      next(new ApiError(400, 'bad_request', 'An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).'));
+    } else next();
+  });
   // While the process drains, every answer closes its connection, so keep-alive clients reconnect
   // elsewhere: requests already in flight when draining starts get the header then.
   app.use((_req: Request, res: Response, next: NextFunction) => {

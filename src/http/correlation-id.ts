@@ -13,9 +13,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The caller's value when it is well-formed, otherwise a new one. */
+export function correlationIdOf(supplied: string | string[] | undefined): string {
+  return typeof supplied === 'string' && WELL_FORMED.test(supplied) ? supplied : randomUUID();
+}
+
 export function correlationId(req: Request, res: Response, next: NextFunction): void {
-  const supplied = req.get('x-correlation-id');
-  req.correlationId = supplied && WELL_FORMED.test(supplied) ? supplied : randomUUID();
+  req.correlationId = correlationIdOf(req.get('x-correlation-id'));
   res.set('X-Correlation-Id', req.correlationId);
   next();
 }

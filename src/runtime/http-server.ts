@@ -14,6 +14,8 @@ export async function listen(app: RequestListener, config: Config, port = config
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      // Node would answer an HTTP/1.1 request without Host with a bare 400; the app answers it (app.ts).
+      requireHostHeader: false,
       // Node checks the two timeouts above at this period; a tenth of the headers timeout keeps the check close to it.
       connectionsCheckingInterval: Math.max(100, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 10)),
     },
