@@ -1259,8 +1259,10 @@ export interface components {
          *     | `already_revoked` | 409 | The secret or credential is already revoked. |
          *     | `credential_revoked` | 409 | A secret cannot be issued for a revoked credential. |
          *     | `secret_limit_reached` | 409 | The credential already holds 2 active secrets. |
+         *     | `request_timeout` | 408 | The request did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
+         *     | `expectation_failed` | 417 | An `Expect` header other than `100-continue`. |
          *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
@@ -1769,8 +1771,8 @@ export interface components {
          */
         RetryAfter: number;
         /**
-         * @description Methods supported on the requested path.
-         * @example GET, POST
+         * @description Methods supported on the requested path; `HEAD` wherever `GET` is.
+         * @example GET, HEAD, POST
          */
         Allow: string;
         /**

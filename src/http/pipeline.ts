@@ -121,7 +121,9 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     methodNotAllowed: (_context: Context, exchange: Exchange) => {
       const { path } = exchange.apiRequest;
       const allowed = METHODS.filter((method) => api.matchOperation({ method, path, headers: {} }) !== undefined);
-      throw new ApiError(405, 'method_not_allowed', `This path does not accept ${exchange.apiRequest.method}.`, undefined, {
+      // Every GET also answers HEAD (see the router below).
+      if (allowed.includes('get')) allowed.splice(allowed.indexOf('get') + 1, 0, 'head');
+      throw new ApiError(405, 'method_not_allowed', `This path does not accept ${exchange.req.method}.`, undefined, {
         Allow: allowed.map((method) => method.toUpperCase()).join(', '),
       });
     },
@@ -169,7 +171,9 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   router.use(async (req: Request, res: Response) => {
     const started = process.hrtime.bigint();
     const apiRequest: ApiRequest = {
-      method: req.method,
+      // HEAD is the GET of the same path without a body (RFC 9110 §9.3.2), as the documents say:
+      // routed, authorised, validated and answered as the GET; Node leaves the body out.
+      method: req.method === 'HEAD' ? 'GET' : req.method,
       path: req.path,
       query: req.query as RawQuery,
       // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.

@@ -152,18 +152,18 @@ describe('When the path or method is unknown', () => {
     expectErrorBody(response, 404, 'route_not_found');
   });
 
-  test('then PUT on the collection is 405 method_not_allowed with Allow: GET, POST', async () => {
+  test('then PUT on the collection is 405 method_not_allowed with Allow: GET, HEAD, POST', async () => {
     const response = await partner.request('put', COLLECTION).set('X-Correlation-Id', 'method-1').send(guaranteeBody());
     expectErrorBody(response, 405, 'method_not_allowed');
-    expect(response.headers['allow']!.split(/,\s*/).sort()).toEqual(['GET', 'POST']);
+    expect(response.headers['allow']!.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'POST']);
     expect(response.body.correlationId).toBe('method-1');
   });
 
-  test('then DELETE on a guarantee is 405 with Allow: GET, PATCH', async () => {
+  test('then DELETE on a guarantee is 405 with Allow: GET, HEAD, PATCH', async () => {
     const guarantee = await partner.newGuarantee();
     const response = await partner.request('delete', itemPath(guarantee.id)).set('Idempotency-Key', newKey());
     expectErrorBody(response, 405, 'method_not_allowed');
-    expect(response.headers['allow']!.split(/,\s*/).sort()).toEqual(['GET', 'PATCH']);
+    expect(response.headers['allow']!.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'PATCH']);
     expect(await countGuarantees(world, world.agency)).toBeGreaterThan(0);
   });
 });

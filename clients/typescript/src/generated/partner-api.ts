@@ -1634,8 +1634,10 @@ export interface components {
          *     | `co_tenant_limit_reached` | 409 | The guarantee already has 10 co-tenants. |
          *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
          *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
+         *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
+         *     | `expectation_failed` | 417 | An `Expect` header other than `100-continue`. |
          *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
          *     | `precondition_required` | 428 | `If-Match` missing. |
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
@@ -2156,8 +2158,8 @@ export interface components {
          */
         RetryAfter: number;
         /**
-         * @description Methods supported on the requested path.
-         * @example GET, POST
+         * @description Methods supported on the requested path; `HEAD` wherever `GET` is.
+         * @example GET, HEAD, POST
          */
         Allow: string;
         /**
