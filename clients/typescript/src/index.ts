@@ -18,3 +18,5 @@ export type {
 export type { CoTenantCreate, CoTenantPatch } from './co-tenants.js';
 export type { Balance, DailySummary, DateRange, StatementEntryPage, StatementQuery } from './financial.js';
 export type { components, operations, paths } from './generated/partner-api.js';
+export { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders, type WebhookRefusal } from './webhooks.js';
+export * from './generated/webhook-events.js';
