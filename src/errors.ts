@@ -27,8 +27,9 @@ export class BadRequest extends ApiError {
   }
 }
 
+/** 404; the message names what was not found (every resource has its own). */
 export class NotFound extends ApiError {
-  constructor(message = 'Rental insurance not found.', code = 'not_found') {
+  constructor(message: string, code = 'not_found') {
     super(404, code, message);
   }
 }
@@ -55,4 +56,23 @@ export class PreconditionRequired extends ApiError {
   constructor() {
     super(428, 'precondition_required', 'This write requires an If-Match header with the current ETag.');
   }
+}
+
+/** The guarantee the request names does not exist, or is not the caller's (the same answer). */
+export const rentalInsuranceNotFound = (): NotFound => new NotFound('Rental insurance not found.');
+
+/** What each path parameter of the documents names, for the 404 of a value that cannot name one. */
+const PATH_RESOURCES: Record<string, string> = {
+  id: 'Rental insurance',
+  cpfCnpj: 'Co-tenant',
+  endpointId: 'Webhook endpoint',
+  deliveryId: 'Webhook delivery',
+  credentialId: 'Credential',
+  secretId: 'Secret',
+};
+
+/** 404 for path parameter `name` whose value names nothing (malformed, or not canonical). */
+export function pathResourceNotFound(name: string): NotFound {
+  const resource = PATH_RESOURCES[name];
+  return new NotFound(resource ? `${resource} not found.` : 'Nothing exists at this path.');
 }

@@ -5,7 +5,7 @@
  * scheduler and the sandbox reviewer all call them.
  */
 import type { Transaction } from '../database/prisma-client';
-import { Conflict, NotFound } from '../errors';
+import { Conflict, NotFound, rentalInsuranceNotFound } from '../errors';
 import { centsToDecimalString } from '../validation';
 import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change';
 import { lockGuaranteeAnyCompany } from '../guarantees/guarantee-repository';
@@ -25,7 +25,7 @@ export interface ApprovalTerms {
 
 async function locked(tx: Transaction, id: bigint) {
   const guarantee = await lockGuaranteeAnyCompany(tx, id);
-  if (!guarantee) throw new NotFound();
+  if (!guarantee) throw rentalInsuranceNotFound();
   return guarantee;
 }
 

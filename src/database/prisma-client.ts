@@ -9,6 +9,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { PoolStatistics } from '../observability/metrics';
+import { DatabasePool } from './driver-errors';
 import { StatementCachingClient } from './statement-cache';
 
 export type Database = PrismaClient;
@@ -26,7 +27,7 @@ export interface DatabaseOptions {
 const pools = new WeakMap<Database, pg.Pool>();
 
 export function createDatabaseClient(connectionString: string, options: DatabaseOptions): Database {
-  const pool = new pg.Pool({
+  const pool = new DatabasePool({
     connectionString,
     max: options.poolMax,
     Client: StatementCachingClient,

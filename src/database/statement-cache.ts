@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { connectionLost } from './driver-errors';
 
 const STATEMENTS_PER_CONNECTION = 100;
 
@@ -53,9 +54,21 @@ function cacheable(text: string): boolean {
   return !/\bLIKE\b/i.test(text);
 }
 
-/** A pg client whose parameterised statements PostgreSQL keeps prepared for the connection's life. */
+/**
+ * A pg client whose parameterised statements PostgreSQL keeps prepared for the connection's life,
+ * and whose queries failed by the end of its connection say so by code (driver-errors.ts).
+ */
 export class StatementCachingClient extends pg.Client {
   private readonly names = new Map<string, string>();
+  /** pg emits these before it rejects the connection's queries (on the next tick). */
+  private ended = false;
+
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    const end = () => (this.ended = true);
+    this.on('end', end);
+    this.on('error', end);
+  }
 
   // pg's overloads of query() cannot be restated one by one here; the arguments pass through untouched.
   override query(...args: unknown[]): never {
@@ -64,7 +77,11 @@ export class StatementCachingClient extends pg.Client {
       const name = this.nameFor(config.text);
       if (name !== undefined) args[0] = { ...config, name };
     }
-    return (super.query as (...input: unknown[]) => never)(...args);
+    const result = (super.query as (...input: unknown[]) => unknown)(...args);
+    if (!(result instanceof Promise)) return result as never;
+    return result.catch((error: unknown) => {
+      throw this.ended ? connectionLost(error) : error;
+    }) as never;
   }
 
   private nameFor(text: string): string | undefined {

@@ -4,7 +4,7 @@
  * Handlers see this, never a company id, a token or the database handle.
  */
 import type { Queryable } from '../database/prisma-client';
-import { NotFound } from '../errors';
+import { rentalInsuranceNotFound } from '../errors';
 import type { components } from '../generated/partner-api';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { createGuarantee } from './create-guarantee';
@@ -54,5 +54,5 @@ export function companyGuarantees(db: Queryable, companyId: string, actor: Actor
 export type CompanyGuarantees = ReturnType<typeof companyGuarantees>;
 
 function notFound(): never {
-  throw new NotFound();
+  throw rentalInsuranceNotFound();
 }

@@ -1,6 +1,6 @@
 /** The partner's answer to an approved proposal, on the tenant's behalf: accept or refuse. */
 import type { Queryable } from '../database/prisma-client';
-import { NotFound } from '../errors';
+import { rentalInsuranceNotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
@@ -13,7 +13,7 @@ export async function decideProposal(
   decision: 'accept' | 'refuse',
 ): Promise<ChangeOutcome> {
   const locked = await lockGuarantee(db, companyId, id);
-  if (!locked) throw new NotFound();
+  if (!locked) throw rentalInsuranceNotFound();
   return applyChange(db, locked, {
     actor,
     event: { type: decision === 'accept' ? 'partner_accepted' : 'partner_refused' },

@@ -1,5 +1,5 @@
 /** Values the guarantee handlers read from a validated request. */
-import { NotFound } from '../errors';
+import { rentalInsuranceNotFound } from '../errors';
 import { normaliseCpfCnpj } from '../validation';
 import { foldForSearch } from './person-fields';
 import type { GuaranteeFilters } from './guarantee-list';
@@ -7,7 +7,7 @@ import type { Status } from './status-machine';
 
 /** The path id as the database's int8; the pipeline has checked it is a positive integer in canonical form. */
 export function guaranteeId(id: number): bigint {
-  if (!Number.isSafeInteger(id) || id < 1) throw new NotFound();
+  if (!Number.isSafeInteger(id) || id < 1) throw rentalInsuranceNotFound();
   return BigInt(id);
 }
 

@@ -46,6 +46,8 @@ export async function forgetRecord(tx: Transaction, companyId: string, key: stri
 /**
  * The write's last statement: its record, one more in the company's usage of the hour, and the
  * appends its transaction held (`held`: CTEs of history entries and events, held-appends.ts).
+ * False when the key already has a record that a write not sharing this one's lock committed
+ * meanwhile (claimKey): the caller rolls everything back.
  */
 export async function saveRecord(
   tx: Transaction,
@@ -53,16 +55,17 @@ export async function saveRecord(
   key: string,
   outcome: Omit<StoredOutcome, 'createdAt'>,
   held: Prisma.Sql[] = [],
-): Promise<void> {
+): Promise<boolean> {
   // The usage row is one of 16 shards, the connection's own: one agency's concurrent writes do not
   // queue on one row (its lock is held through COMMIT). Writes running at the same moment may pass
   // the cap by as many as run at once: it bounds storage, it is not an exact count.
   // The record comes first in the text: what pg_stat_activity shows of a statement is its beginning.
-  await tx.$executeRaw`
+  const [row] = await tx.$queryRaw<Array<{ saved: number }>>`
     WITH ${Prisma.join([
       Prisma.sql`record AS (
         INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
         VALUES (${companyId}, ${key}, ${outcome.fingerprint}, ${outcome.responseStatus}, ${JSON.stringify(outcome.responseHeaders)}::jsonb, ${outcome.responseBody})
+        ON CONFLICT (company_id, key) DO NOTHING RETURNING 1
       )`,
       Prisma.sql`usage AS (
         INSERT INTO idempotency_usage AS u (company_id, hour, shard, count)
@@ -71,5 +74,6 @@ export async function saveRecord(
       )`,
       ...held,
     ])}
-    SELECT 1`;
+    SELECT count(*)::int AS saved FROM record`;
+  return row!.saved === 1;
 }

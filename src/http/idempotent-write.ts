@@ -58,7 +58,11 @@ export async function runIdempotentWrite(
         const result = await run(tx);
         const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
         const responseHeaders = replayedHeadersOf(result.headers ?? {});
-        await saveRecord(tx, companyId, key, { fingerprint, responseStatus: result.status, responseHeaders, responseBody: bodyText }, heldCtes(tx));
+        const record = { fingerprint, responseStatus: result.status, responseHeaders, responseBody: bodyText };
+        // Two writes with one key that did not exclude each other (beside a process of an older
+        // version, whose lock id differed, during a rolling deploy): the first record committed;
+        // this write rolls back entirely and is told to retry, which replays the first.
+        if (!(await saveRecord(tx, companyId, key, record, heldCtes(tx)))) throw keyInUse();
         return {
           ...result,
           body: bodyText === null ? undefined : new SerializedJson(bodyText),
@@ -68,14 +72,10 @@ export async function runIdempotentWrite(
       { maxWait: options.transactionWaitMs, timeout: 20_000 },
     )
     .catch((error: unknown) => {
-      // Two writes with one key that did not exclude each other (beside a process of an older
-      // version, whose lock id differed, during a rolling deploy): the record's primary key let one
-      // commit; this one rolled back entirely and is told to retry, which replays the first.
-      const answer = isRecordClash(error) ? keyInUse() : error;
-      const code = (answer as { code?: unknown }).code;
+      const code = error instanceof ApiError ? error.code : undefined;
       if (code === 'idempotency_key_in_use') metrics.idempotency.inc({ outcome: 'key_in_use' });
       if (code === 'idempotency_key_reused') metrics.idempotency.inc({ outcome: 'key_reused' });
-      throw answer;
+      throw error;
     });
   if (outcome.headers?.['Idempotent-Replay'] === 'false') metrics.idempotency.inc({ outcome: 'executed' });
   // Committed: only now may the first response show what is never stored.
@@ -103,13 +103,4 @@ function storageQuotaExceeded(cap: number): ApiError {
       'Retry-After': '3600',
     },
   );
-}
-
-/** The idempotency record's primary key refused a second record, wherever in the error's chain it says so. */
-function isRecordClash(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    const text = `${(current as { message?: unknown }).message ?? ''} ${JSON.stringify((current as { meta?: unknown }).meta ?? {})}`;
-    if (text.includes('idempotency_records_pkey')) return true;
-  }
-  return false;
 }

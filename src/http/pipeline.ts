@@ -14,7 +14,7 @@ import type { BearerAuthenticator } from '../auth/bearer-authenticator';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database, Queryable } from '../database/prisma-client';
-import { ApiError, NotFound } from '../errors';
+import { ApiError, NotFound, pathResourceNotFound } from '../errors';
 import type { Logger } from '../logger';
 import { customizeAjv } from './ajv';
 import { useDocumentRouter } from './document-router';
@@ -204,7 +204,7 @@ function inputOf(context: Context, exchange: Exchange): DeclaredInput {
   const coerced = (context.validation as { coerced?: { params?: Record<string, unknown>; query?: unknown } } | undefined)?.coerced;
   const params = coerced?.params ?? context.request.params;
   for (const [name, value] of Object.entries(params)) {
-    if (typeof value === 'number' && String(value) !== String(context.request.params[name])) throw new NotFound();
+    if (typeof value === 'number' && String(value) !== String(context.request.params[name])) throw pathResourceNotFound(name);
   }
   return {
     params,

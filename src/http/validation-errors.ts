@@ -1,6 +1,6 @@
 /** Ajv errors as the `details` strings of the error body: one per problem, naming the field. */
 import type { ErrorObject } from 'ajv';
-import { ApiError, BadRequest, NotFound, PreconditionRequired, ValidationFailed } from '../errors';
+import { ApiError, BadRequest, pathResourceNotFound, PreconditionRequired, ValidationFailed } from '../errors';
 import { invalidKey } from './idempotency';
 
 const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
@@ -68,8 +68,8 @@ function describe(error: ErrorObject): string {
  * partner contract makes: malformed is 400). Header problems get their own codes.
  */
 export function validationError(errors: ErrorObject[], ruleProblems: string[]): ApiError {
-  const pathErrors = errors.filter((error) => error.instancePath.startsWith('/path'));
-  if (pathErrors.some((error) => !error.instancePath.startsWith('/path/cpfCnpj'))) return new NotFound();
+  const pathError = errors.find((error) => error.instancePath.startsWith('/path/') && !error.instancePath.startsWith('/path/cpfCnpj'));
+  if (pathError) return pathResourceNotFound(pathError.instancePath.split('/')[2]!);
   const missingHeader = (name: string) =>
     errors.some((error) => error.instancePath === '/header' && (error.params as { missingProperty?: string }).missingProperty === name);
   if (missingHeader('idempotency-key')) {

@@ -1,5 +1,5 @@
 /** Endpoints 1 to 4: list, create, get and patch a guarantee. */
-import { NotFound } from '../errors';
+import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation } from './unit-of-work';
 import { guaranteeDomainChecks } from '../guarantees/domain-checks';
@@ -20,7 +20,7 @@ export const guaranteeOperations = [
   defineOperation('getRentalInsurance', {
     handler: async ({ params }, work) => {
       const row = await work.guarantees.find(guaranteeId(params.id));
-      if (!row) throw new NotFound();
+      if (!row) throw rentalInsuranceNotFound();
       return { status: 200, body: toRentalInsurance(row), version: row.version };
     },
   }),

@@ -152,6 +152,17 @@ describe('When the path or method is unknown', () => {
     expectErrorBody(response, 404, 'route_not_found');
   });
 
+  test.each([
+    ['a guarantee id that is not a number', `${COLLECTION}/abc`, 'Rental insurance not found.'],
+    ['a guarantee id not in canonical form', `${COLLECTION}/042`, 'Rental insurance not found.'],
+    ['a malformed webhook endpoint id', `${API}/v1/webhook-endpoints/abc`, 'Webhook endpoint not found.'],
+    ['a webhook endpoint id not in canonical form', `${API}/v1/webhook-endpoints/07`, 'Webhook endpoint not found.'],
+  ])('then %s is 404 not_found naming that resource', async (_label, path, message) => {
+    const response = await partner.request('get', path);
+    expectErrorBody(response, 404, 'not_found');
+    expect(response.body.message).toBe(message);
+  });
+
   test('then PUT on the collection is 405 method_not_allowed with Allow: GET, HEAD, POST', async () => {
     const response = await partner.request('put', COLLECTION).set('X-Correlation-Id', 'method-1').send(guaranteeBody());
     expectErrorBody(response, 405, 'method_not_allowed');

@@ -5,7 +5,7 @@
  * status machine, bump the version and write history.
  */
 import type { Queryable, Transaction } from '../../database/prisma-client';
-import { NotFound, ValidationFailed } from '../../errors';
+import { rentalInsuranceNotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
@@ -46,7 +46,7 @@ export type ReviewOperation =
 /** The guarantee, whatever its agency (the back office sees them all). */
 export async function findAnyGuarantee(db: Queryable, id: bigint): Promise<GuaranteeRow> {
   const row = await db.rentalInsurance.findUnique({ where: { id }, include: { coTenants: { orderBy: { id: 'asc' } } } });
-  if (!row) throw new NotFound();
+  if (!row) throw rentalInsuranceNotFound();
   return row;
 }
 
@@ -64,7 +64,7 @@ export function checkReviewOperation(operation: ReviewOperation): CheckedReview 
 /** The guarantee a back-office write changes, of any agency, locked until the transaction ends; 404 when there is none. */
 export async function lockForReview(tx: Queryable, id: bigint): Promise<LockedGuarantee & { companyId: string }> {
   const locked = await lockGuaranteeAnyCompany(tx, id);
-  if (!locked) throw new NotFound();
+  if (!locked) throw rentalInsuranceNotFound();
   return locked;
 }
 
@@ -107,7 +107,7 @@ export async function addStaffComment(tx: Transaction, id: bigint, staff: Actor,
   const text = comment.trim();
   if (text.length === 0 || text.length > MAX_COMMENT) throw new ValidationFailed([`comment: must be 1 to ${MAX_COMMENT} characters`]);
   const locked = await lockGuaranteeAnyCompany(tx, id);
-  if (!locked) throw new NotFound();
+  if (!locked) throw rentalInsuranceNotFound();
   return appendComment(tx, locked.companyId, {
     rentalInsuranceId: id,
     kind: 'comment',
