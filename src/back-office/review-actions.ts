@@ -2,13 +2,14 @@
  * What the service's reviewers and the signing process do to a guarantee. Each action goes through
  * the same status machine as the partner's writes, bumps the version and writes history.
  * These are the back office's domain functions; the back-office API, the command-line tool, the
- * scheduler and the sandbox reviewer all call them.
+ * scheduler and the sandbox reviewer all call them, on a guarantee the caller locked once
+ * (`lockForReview`) in the same transaction.
  */
 import type { Transaction } from '../database/prisma-client';
 import { Conflict, NotFound, rentalInsuranceNotFound } from '../errors';
 import { centsToDecimalString } from '../validation';
 import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change';
-import { lockGuaranteeAnyCompany } from '../guarantees/guarantee-repository';
+import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantees/guarantee-repository';
 import { SYSTEM_ACTOR, type Actor } from '../guarantees/history';
 import { fromDateOnly } from '../database/column-values';
 import { postActivationEntries } from '../financial/activation-entries';
@@ -23,7 +24,11 @@ export interface ApprovalTerms {
   terminationDate?: string | null;
 }
 
-async function locked(tx: Transaction, id: bigint) {
+/** A guarantee of any agency, locked until the transaction ends. */
+export type ReviewTarget = LockedGuarantee & { companyId: string };
+
+/** Locks guarantee `id`, whatever its agency, until the transaction ends; 404 when there is none. */
+export async function lockForReview(tx: Transaction, id: bigint): Promise<ReviewTarget> {
   const guarantee = await lockGuaranteeAnyCompany(tx, id);
   if (!guarantee) throw rentalInsuranceNotFound();
   return guarantee;
@@ -31,14 +36,14 @@ async function locked(tx: Transaction, id: bigint) {
 
 export async function approve(
   tx: Transaction,
-  id: bigint,
+  guarantee: ReviewTarget,
   reviewer: Actor,
   terms: ApprovalTerms,
   comment: string | null = null,
 ): Promise<ChangeOutcome> {
   const coverage = centsToDecimalString(terms.coverageLimitCents);
   const rentCoverage = centsToDecimalString(terms.rentCoverageLimitCents);
-  return applyChange(tx, await locked(tx, id), {
+  return applyChange(tx, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_approved' },
     data: {
@@ -55,8 +60,8 @@ export async function approve(
   });
 }
 
-export async function decline(tx: Transaction, id: bigint, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
-  return applyChange(tx, await locked(tx, id), {
+export async function decline(tx: Transaction, guarantee: ReviewTarget, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
+  return applyChange(tx, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_declined' },
     historyKind: 'status_changed',
@@ -65,8 +70,8 @@ export async function decline(tx: Transaction, id: bigint, reviewer: Actor, comm
 }
 
 /** The comment is what the partner reads in the history: say what is missing. */
-export async function requestInformation(tx: Transaction, id: bigint, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
-  return applyChange(tx, await locked(tx, id), {
+export async function requestInformation(tx: Transaction, guarantee: ReviewTarget, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
+  return applyChange(tx, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_requested_information' },
     historyKind: 'status_changed',
@@ -77,11 +82,11 @@ export async function requestInformation(tx: Transaction, id: bigint, reviewer: 
 /** The signing envelope is ready: pending records get their signing link. */
 export async function markEnvelopeReady(
   tx: Transaction,
-  id: bigint,
+  guarantee: ReviewTarget,
   actor: Actor = SYSTEM_ACTOR,
   linkBase = 'https://sign.rentalguarantee.example/envelopes',
 ): Promise<ChangeOutcome> {
-  const guarantee = await locked(tx, id);
+  const { id } = guarantee;
   const pending = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'pending' }, orderBy: { id: 'asc' } });
   if (guarantee.status !== 'accepted' || pending.length === 0) {
     throw new Conflict('invalid_state', 'The signing envelope can only be made ready for an accepted contract with pending signatures.');
@@ -107,12 +112,12 @@ export async function markEnvelopeReady(
  */
 export async function recordSignature(
   tx: Transaction,
-  id: bigint,
+  guarantee: ReviewTarget,
   signer: { role: 'document' | 'tenant' | 'co_tenant'; cpfCnpj?: string | null },
   outcome: 'signed' | 'refused',
   actor: Actor = SYSTEM_ACTOR,
 ): Promise<ChangeOutcome> {
-  const guarantee = await locked(tx, id);
+  const { id } = guarantee;
   const record = await tx.signature.findFirst({
     where: { rentalInsuranceId: id, role: signer.role, ...(signer.role === 'document' ? {} : { cpfCnpj: signer.cpfCnpj ?? '' }) },
   });
@@ -130,12 +135,18 @@ export async function recordSignature(
   });
   const unsigned = await tx.signature.count({ where: { rentalInsuranceId: id, status: { not: 'signed' } } });
   if (unsigned === 0 && outcomeOfChange.row.startBillingDate !== null) {
-    outcomeOfChange = await applyChange(tx, await locked(tx, id), {
-      actor: SYSTEM_ACTOR,
-      event: { type: 'contract_signed' },
-      historyKind: 'status_changed',
-      note: 'Every signature collected; the guarantee is active.',
-    });
+    // Still locked: the signature's change is this guarantee's newest version.
+    const { row } = outcomeOfChange;
+    outcomeOfChange = await applyChange(
+      tx,
+      { id, status: row.status, version: row.version },
+      {
+        actor: SYSTEM_ACTOR,
+        event: { type: 'contract_signed' },
+        historyKind: 'status_changed',
+        note: 'Every signature collected; the guarantee is active.',
+      },
+    );
     await postActivationEntries(tx, outcomeOfChange.row);
   }
   return outcomeOfChange;
@@ -143,8 +154,8 @@ export async function recordSignature(
 
 const simpleMove =
   (type: 'proposal_expired' | 'terminated' | 'archived', note: string) =>
-  async (tx: Transaction, id: bigint, actor: Actor = SYSTEM_ACTOR): Promise<ChangeOutcome> =>
-    applyChange(tx, await locked(tx, id), { actor, event: { type }, historyKind: 'status_changed', note });
+  async (tx: Transaction, guarantee: ReviewTarget, actor: Actor = SYSTEM_ACTOR): Promise<ChangeOutcome> =>
+    applyChange(tx, guarantee, { actor, event: { type }, historyKind: 'status_changed', note });
 
 export const expireProposal = simpleMove('proposal_expired', 'The proposal expired without an answer.');
 export const terminate = simpleMove('terminated', 'The guarantee was terminated.');

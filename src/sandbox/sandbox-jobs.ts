@@ -19,7 +19,15 @@ import type { Config } from '../config';
 import type { Transaction } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
 import { SANDBOX_REVIEWER } from '../guarantees/history';
-import { approve, decline, expireProposal, markEnvelopeReady, recordSignature, requestInformation } from '../back-office/review-actions';
+import {
+  approve,
+  decline,
+  expireProposal,
+  lockForReview,
+  markEnvelopeReady,
+  recordSignature,
+  requestInformation,
+} from '../back-office/review-actions';
 import type { ScheduledJob } from '../scheduler/job';
 import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
 
@@ -44,7 +52,7 @@ export function sandboxJobs(config: Config): ScheduledJob[] {
           AND r.approved_at <= ${secondsBefore(now, config.SANDBOX_PROPOSAL_VALIDITY_SECONDS)}`,
       order: Prisma.sql`r.approved_at, r.id`,
       perform: async (tx, id) => {
-        await expireProposal(tx, id);
+        await expireProposal(tx, await lockForReview(tx, id));
       },
     },
     {
@@ -54,7 +62,7 @@ export function sandboxJobs(config: Config): ScheduledJob[] {
           AND EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = 'pending')`,
       order: Prisma.sql`r.updated_at, r.id`,
       perform: async (tx, id) => {
-        await markEnvelopeReady(tx, id, undefined, SANDBOX_SIGNING_LINK_BASE);
+        await markEnvelopeReady(tx, await lockForReview(tx, id), undefined, SANDBOX_SIGNING_LINK_BASE);
       },
     },
     {
@@ -79,12 +87,12 @@ async function review(tx: Transaction, id: bigint, now: Date, config: Config): P
   const amount = `rentalAmount ends in .${String(cents).padStart(2, '0')}`;
   switch (reviewDecision(guarantee.rentalAmount, informationRequestedBefore)) {
     case 'decline':
-      await decline(tx, id, SANDBOX_REVIEWER, `Sandbox: proposal declined automatically because ${amount}.`);
+      await decline(tx, await lockForReview(tx, id), SANDBOX_REVIEWER, `Sandbox: proposal declined automatically because ${amount}.`);
       return;
     case 'request_information':
       await requestInformation(
         tx,
-        id,
+        await lockForReview(tx, id),
         SANDBOX_REVIEWER,
         `Sandbox: information requested automatically because ${amount}. Change the guarantee's data with PATCH ` +
           '(any field other than externalId, for example tenant.profession) to send it back to review; the next sandbox review approves it.',
@@ -99,7 +107,7 @@ async function review(tx: Transaction, id: bigint, now: Date, config: Config): P
             : ' Accept it to receive the contract for signature.';
       await approve(
         tx,
-        id,
+        await lockForReview(tx, id),
         SANDBOX_REVIEWER,
         sandboxApprovalTerms(guarantee, todayInSaoPaulo(now)),
         `Sandbox: proposal approved automatically.${note}`,
@@ -115,6 +123,11 @@ async function sign(tx: Transaction, id: bigint): Promise<void> {
   const refuses = tenantRefusesToSign(guarantee.rentalAmount);
   const records = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'awaiting_signature' }, orderBy: { id: 'asc' } });
   for (const record of records) {
-    await recordSignature(tx, id, { role: record.role, cpfCnpj: record.cpfCnpj }, record.role === 'tenant' && refuses ? 'refused' : 'signed');
+    await recordSignature(
+      tx,
+      await lockForReview(tx, id),
+      { role: record.role, cpfCnpj: record.cpfCnpj },
+      record.role === 'tenant' && refuses ? 'refused' : 'signed',
+    );
   }
 }

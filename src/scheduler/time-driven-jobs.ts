@@ -9,7 +9,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
 import { todayInSaoPaulo } from '../database/column-values';
-import { archive, expireProposal, terminate } from '../back-office/review-actions';
+import { archive, expireProposal, lockForReview, terminate } from '../back-office/review-actions';
 import type { ScheduledJob } from './job';
 
 const DAY_MS = 86_400_000;
@@ -23,7 +23,7 @@ export function timeDrivenJobs(config: Config): ScheduledJob[] {
       eligible: (now) => Prisma.sql`r.status = 'approved' AND r.approved_at <= ${before(now, config.PROPOSAL_VALIDITY_DAYS)}`,
       order: Prisma.sql`r.approved_at, r.id`,
       perform: async (tx, id) => {
-        await expireProposal(tx, id);
+        await expireProposal(tx, await lockForReview(tx, id));
       },
     },
     {
@@ -31,7 +31,7 @@ export function timeDrivenJobs(config: Config): ScheduledJob[] {
       eligible: (now) => Prisma.sql`r.status = 'active' AND r.termination_date <= ${todayInSaoPaulo(now)}::date`,
       order: Prisma.sql`r.termination_date, r.id`,
       perform: async (tx, id) => {
-        await terminate(tx, id);
+        await terminate(tx, await lockForReview(tx, id));
       },
     },
     {
@@ -39,7 +39,7 @@ export function timeDrivenJobs(config: Config): ScheduledJob[] {
       eligible: (now) => Prisma.sql`r.status = 'terminated' AND r.terminated_at <= ${before(now, config.ARCHIVE_AFTER_DAYS)}`,
       order: Prisma.sql`r.terminated_at, r.id`,
       perform: async (tx, id) => {
-        await archive(tx, id);
+        await archive(tx, await lockForReview(tx, id));
       },
     },
   ];

@@ -15,18 +15,21 @@ export const standardTerms: review.ApprovalTerms = {
 };
 
 export function backOffice(t: TestApp) {
-  const run = <T>(action: (tx: Parameters<Parameters<TestApp['db']['$transaction']>[0]>[0]) => Promise<T>) => t.db.$transaction((tx) => action(tx));
+  type Tx = Parameters<Parameters<TestApp['db']['$transaction']>[0]>[0];
+  // Each action on the guarantee locked first, as the back office does.
+  const run = <T>(id: number, action: (tx: Tx, guarantee: review.ReviewTarget) => Promise<T>) =>
+    t.db.$transaction(async (tx) => action(tx, await review.lockForReview(tx, BigInt(id))));
   return {
-    approve: (id: number, terms = standardTerms) => run((tx) => review.approve(tx, BigInt(id), REVIEWER, terms)),
-    decline: (id: number) => run((tx) => review.decline(tx, BigInt(id), REVIEWER)),
+    approve: (id: number, terms = standardTerms) => run(id, (tx, guarantee) => review.approve(tx, guarantee, REVIEWER, terms)),
+    decline: (id: number) => run(id, (tx, guarantee) => review.decline(tx, guarantee, REVIEWER)),
     requestInformation: (id: number, comment = 'Send the income statement of the tenant.') =>
-      run((tx) => review.requestInformation(tx, BigInt(id), REVIEWER, comment)),
-    envelopeReady: (id: number) => run((tx) => review.markEnvelopeReady(tx, BigInt(id))),
+      run(id, (tx, guarantee) => review.requestInformation(tx, guarantee, REVIEWER, comment)),
+    envelopeReady: (id: number) => run(id, (tx, guarantee) => review.markEnvelopeReady(tx, guarantee)),
     // cpfCnpj as the partner API reads it (the contract makes it nullable).
     sign: (id: number, role: 'document' | 'tenant' | 'co_tenant', cpfCnpj?: string | null, outcome: 'signed' | 'refused' = 'signed') =>
-      run((tx) => review.recordSignature(tx, BigInt(id), { role, cpfCnpj: cpfCnpj ?? undefined }, outcome)),
-    expire: (id: number) => run((tx) => review.expireProposal(tx, BigInt(id))),
-    terminate: (id: number) => run((tx) => review.terminate(tx, BigInt(id))),
-    archive: (id: number) => run((tx) => review.archive(tx, BigInt(id))),
+      run(id, (tx, guarantee) => review.recordSignature(tx, guarantee, { role, cpfCnpj: cpfCnpj ?? undefined }, outcome)),
+    expire: (id: number) => run(id, (tx, guarantee) => review.expireProposal(tx, guarantee)),
+    terminate: (id: number) => run(id, (tx, guarantee) => review.terminate(tx, guarantee)),
+    archive: (id: number) => run(id, (tx, guarantee) => review.archive(tx, guarantee)),
   };
 }

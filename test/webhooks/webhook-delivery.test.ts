@@ -129,7 +129,7 @@ describe('When guarantees change while endpoints are registered', () => {
       world.db.$transaction(async (tx) => {
         await review.approve(
           tx,
-          BigInt(guarantee.id),
+          await review.lockForReview(tx, BigInt(guarantee.id)),
           { name: 'Ana', serviceAccount: false },
           {
             installmentAmountCents: 100n,

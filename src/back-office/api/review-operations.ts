@@ -8,26 +8,34 @@ import { halPage, pageRequest } from '../../http/paging';
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { postLedgerEntry } from './ledger-posting';
 import { toPostedStatementEntry } from './mappers';
-import { addStaffComment, applyCheckedReview, checkReviewOperation, findAnyGuarantee, lockForReview, type ReviewOperation } from './review-service';
+import { lockForReview, type ReviewTarget } from '../review-actions';
+import {
+  addStaffComment,
+  applyCheckedReview,
+  checkReviewOperation,
+  findAnyGuarantee,
+  type CheckedReview,
+  type ReviewOperation,
+} from './review-service';
 
 type Schemas = components['schemas'];
 
 /**
- * A review move: its input is checked (400) and the guarantee locked (404) in the precondition,
- * whose version the pipeline compares with an If-Match when one is sent; then the move is applied
- * under the staff member's name.
+ * A review move: its input is checked (400) and the guarantee locked (404), once each, in the
+ * precondition, whose version the pipeline compares with an If-Match when one is sent; then the
+ * handler applies the checked move to the locked guarantee under the staff member's name.
  */
 function reviewMove<Body>(operationOf: (body: Body) => ReviewOperation) {
   return {
-    precondition: ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
+    precondition: async ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
       work.operator('staff', SCOPE.review);
-      checkReviewOperation(operationOf(body));
-      return lockForReview(work.db, guaranteeId(params.id));
+      const checked = checkReviewOperation(operationOf(body));
+      return { ...(await lockForReview(work.db, guaranteeId(params.id))), checked };
     },
-    handler: async ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
+    handler: async ({ current }: { current: ReviewTarget & { checked: CheckedReview } }, work: BackOfficeWork) => {
       const staff = work.operator('staff', SCOPE.review);
-      const id = guaranteeId(params.id);
-      const { row, effects } = await applyCheckedReview(work.db, id, staff.actor, checkReviewOperation(operationOf(body)));
+      const { checked, ...guarantee } = current;
+      const { row, effects } = await applyCheckedReview(work.db, guarantee, staff.actor, checked);
       return { status: 200 as const, body: toRentalInsurance(row), version: row.version, effects };
     },
   };

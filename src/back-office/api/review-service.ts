@@ -9,7 +9,6 @@ import { rentalInsuranceNotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
-import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../../guarantees/guarantee-repository';
 import { appendComment, type Actor } from '../../guarantees/history';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from '../review-actions';
@@ -57,48 +56,47 @@ export interface CheckedReview {
   cpfCnpj?: string;
 }
 
+/** Checks a review operation's input: every problem at once (400). */
 export function checkReviewOperation(operation: ReviewOperation): CheckedReview {
   return { operation, ...checkInput(operation) };
 }
 
-/** The guarantee a back-office write changes, of any agency, locked until the transaction ends; 404 when there is none. */
-export async function lockForReview(tx: Queryable, id: bigint): Promise<LockedGuarantee & { companyId: string }> {
-  const locked = await lockGuaranteeAnyCompany(tx, id);
-  if (!locked) throw rentalInsuranceNotFound();
-  return locked;
-}
-
 /**
  * Applies one back-office operation to guarantee `id` inside the caller's transaction (the admin
- * tool's path; the back-office API checks and locks in its precondition, then calls
- * `applyCheckedReview`). Throws 400 for invalid input, 404, 409 `invalid_state` where the status
- * machine refuses.
+ * tool's path): its input is checked (400), the guarantee locked (404), and the move applied (409
+ * `invalid_state` where the status machine refuses). The back-office API does the first two in its
+ * precondition and then calls `applyCheckedReview`.
  */
 export async function applyReviewOperation(tx: Transaction, id: bigint, staff: Actor, operation: ReviewOperation): Promise<ChangeOutcome> {
   const checked = checkReviewOperation(operation);
-  await lockForReview(tx, id);
-  return applyCheckedReview(tx, id, staff, checked);
+  return applyCheckedReview(tx, await review.lockForReview(tx, id), staff, checked);
 }
 
-export async function applyCheckedReview(tx: Transaction, id: bigint, staff: Actor, checked: CheckedReview): Promise<ChangeOutcome> {
+/** Applies a checked operation to a guarantee locked in this transaction. */
+export async function applyCheckedReview(
+  tx: Transaction,
+  guarantee: review.ReviewTarget,
+  staff: Actor,
+  checked: CheckedReview,
+): Promise<ChangeOutcome> {
   const { operation } = checked;
   switch (operation.type) {
     case 'approve':
-      return review.approve(tx, id, staff, checked.terms!, cleanComment(operation.terms.comment));
+      return review.approve(tx, guarantee, staff, checked.terms!, cleanComment(operation.terms.comment));
     case 'decline':
-      return review.decline(tx, id, staff, cleanComment(operation.comment));
+      return review.decline(tx, guarantee, staff, cleanComment(operation.comment));
     case 'request_information':
-      return review.requestInformation(tx, id, staff, operation.comment.trim());
+      return review.requestInformation(tx, guarantee, staff, operation.comment.trim());
     case 'envelope_ready':
-      return review.markEnvelopeReady(tx, id, staff);
+      return review.markEnvelopeReady(tx, guarantee, staff);
     case 'signature':
-      return review.recordSignature(tx, id, { role: operation.role, cpfCnpj: checked.cpfCnpj ?? null }, operation.outcome, staff);
+      return review.recordSignature(tx, guarantee, { role: operation.role, cpfCnpj: checked.cpfCnpj ?? null }, operation.outcome, staff);
     case 'expire':
-      return review.expireProposal(tx, id, staff);
+      return review.expireProposal(tx, guarantee, staff);
     case 'terminate':
-      return review.terminate(tx, id, staff);
+      return review.terminate(tx, guarantee, staff);
     case 'archive':
-      return review.archive(tx, id, staff);
+      return review.archive(tx, guarantee, staff);
   }
 }
 
@@ -106,8 +104,7 @@ export async function applyCheckedReview(tx: Transaction, id: bigint, staff: Act
 export async function addStaffComment(tx: Transaction, id: bigint, staff: Actor, comment: string) {
   const text = comment.trim();
   if (text.length === 0 || text.length > MAX_COMMENT) throw new ValidationFailed([`comment: must be 1 to ${MAX_COMMENT} characters`]);
-  const locked = await lockGuaranteeAnyCompany(tx, id);
-  if (!locked) throw rentalInsuranceNotFound();
+  const locked = await review.lockForReview(tx, id);
   return appendComment(tx, locked.companyId, {
     rentalInsuranceId: id,
     kind: 'comment',
