@@ -18,7 +18,8 @@ export interface TestReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (request: ReceivedRequest) => number = () => 200): Promise<TestReceiver> {
+/** On `port` when given (a handler that comes up where listen already forwards to). */
+export async function startReceiver(answer: (request: ReceivedRequest) => number = () => 200, port = 0): Promise<TestReceiver> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,10 +30,10 @@ export async function startReceiver(answer: (request: ReceivedRequest) => number
       res.writeHead(answer(request), { 'content-type': 'text/plain' }).end('received');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/webhooks`,
+    url: `http://127.0.0.1:${bound}/webhooks`,
     received,
     async waitFor(predicate, ms = 30_000) {
       const deadline = Date.now() + ms;
