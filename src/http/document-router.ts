@@ -1,94 +1,98 @@
 /**
- * openapi-backend's router, through its public class and properties. The library's router flattens
- * the whole document with lodash on every `getOperations()` call, and its `matchOperation` calls it
- * twice per request, then compiles one regular expression per operation of the document and sorts
- * the matches, on every request. Our document never changes after start-up, so this subclass
- * computes the operation list, the patterns and their specificity order once, and matches with the
- * library's own rules: an exact path first, then templates (each `{name}` one path segment), most
- * specific first; no path is 404, a path without the method is 405, with the library's messages.
- * The validator gets the same router, so a request is matched and parsed against one list.
+ * Routing of one API document, computed once at start-up from openapi-backend's operation list:
+ * an exact path first, then templates (each `{name}` one path segment), most specific first, as
+ * openapi-backend's own router matches; a trailing slash is ignored. The match also gives the path
+ * parameters (percent-decoded), so a request is parsed once (pipeline.ts), not again by the library.
  */
-import OpenAPIBackend, { OpenAPIRouter, type Document, type Operation, type Request } from 'openapi-backend';
+import type { Document, Operation } from 'openapi-backend';
+import { ApiError, NotFound, pathResourceNotFound } from '../errors';
 
-interface Route {
+export interface Route {
   operation: Operation<Document>;
-  pattern: RegExp;
+  /** The path parameters as sent (percent-decoded strings), before validation coerces them. */
+  params: Record<string, string>;
 }
 
-const NO_ROUTE = '404-notFound: no route matches request';
-const NO_METHOD = '405-methodNotAllowed: this method is not registered for the route';
+interface Template {
+  operation: Operation<Document>;
+  pattern: RegExp;
+  names: string[];
+}
 
-class DocumentRouter extends OpenAPIRouter<Document> {
-  private operations?: Operation<Document>[];
-  private exact?: Map<string, Operation<Document>>;
-  private routes?: Route[];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
-  override getOperations(): Operation<Document>[] {
-    return (this.operations ??= super.getOperations());
-  }
+export class DocumentRouter {
+  private readonly exact = new Map<string, Operation<Document>>();
+  private readonly templates: Template[];
 
-  override matchOperation(req: Request): Operation<Document> | undefined;
-  override matchOperation(req: Request, strict: boolean): Operation<Document>;
-  override matchOperation(req: Request, strict?: boolean): Operation<Document> | undefined {
-    const request = this.normalizeRequest(req);
-    const fail = (message: string) => {
-      if (strict) throw Error(message);
-      return undefined;
-    };
-    if (!this.underApiRoot(request.path)) return fail(NO_ROUTE);
-    const path = this.normalizePath(request.path);
-    const exact = this.exactMatches().get(`${request.method} ${path}`);
-    if (exact) return exact;
-    let pathMatched = false;
-    for (const route of this.templateRoutes()) {
-      if (!route.pattern.test(path)) continue;
-      if (route.operation.method === request.method) return route.operation;
-      pathMatched = true;
+  constructor(operations: Operation<Document>[]) {
+    // The first operation of a path and method wins, as the library's `find` would have it.
+    for (const operation of operations) {
+      const key = `${operation.method} ${operation.path}`;
+      if (!this.exact.has(key)) this.exact.set(key, operation);
     }
-    return fail(pathMatched ? NO_METHOD : NO_ROUTE);
+    // Most specific first (the longest path without its templates); the sort is stable.
+    this.templates = operations
+      .filter((operation) => operation.path.includes('{'))
+      .map((operation) => ({ operation, ...patternOf(operation.path) }))
+      .sort((a, b) => specificity(b.operation.path) - specificity(a.operation.path));
   }
 
-  /** The library's rule (its own method is private): the root itself or a path below it, on a segment boundary. */
-  private underApiRoot(path: string): boolean {
-    const root = this.apiRoot.replace(/\/$/, '');
-    return root === '' ? path.startsWith('/') : path === root || path.startsWith(`${root}/`);
-  }
-
-  private exactMatches(): Map<string, Operation<Document>> {
-    if (!this.exact) {
-      this.exact = new Map();
-      // The first operation of a path and method wins, as the library's `find` would have it.
-      for (const operation of this.getOperations()) {
-        const key = `${operation.method} ${operation.path}`;
-        if (!this.exact.has(key)) this.exact.set(key, operation);
-      }
+  /** The operation of `method` (lower case) at `path`; 404 when no path matches, 405 (naming `requestMethod`) when the path has not that method. */
+  route(method: string, rawPath: string, requestMethod: string): Route {
+    const path = normalised(rawPath);
+    const exact = this.exact.get(`${method} ${path}`);
+    if (exact) return { operation: exact, params: {} };
+    for (const template of this.templates) {
+      if (template.operation.method !== method) continue;
+      const match = template.pattern.exec(path);
+      if (match) return { operation: template.operation, params: decoded(template.names, match) };
     }
-    return this.exact;
+    const allowed = this.allowedMethods(path);
+    if (allowed.length === 0) throw new NotFound('No operation exists at this path.', 'route_not_found');
+    // Every GET also answers HEAD (pipeline.ts).
+    if (allowed.includes('get')) allowed.splice(allowed.indexOf('get') + 1, 0, 'head');
+    throw new ApiError(405, 'method_not_allowed', `This path does not accept ${requestMethod}.`, undefined, {
+      Allow: allowed.map((name) => name.toUpperCase()).join(', '),
+    });
   }
 
-  /** Most specific first (the longest path without its templates); the sort is stable, as lodash's orderBy. */
-  private templateRoutes(): Route[] {
-    return (this.routes ??= this.getOperations()
-      .map((operation) => ({ operation, pattern: patternOf(operation.path) }))
-      .sort((a, b) => specificity(b.operation.path) - specificity(a.operation.path)));
+  private allowedMethods(path: string): string[] {
+    return METHODS.filter(
+      (method) => this.exact.has(`${method} ${path}`) || this.templates.some((t) => t.operation.method === method && t.pattern.test(path)),
+    );
   }
+}
+
+function normalised(path: string): string {
+  let result = path.startsWith('/') ? path : `/${path}`;
+  while (result.length > 1 && result.endsWith('/')) result = result.slice(0, -1);
+  return result;
 }
 
 /** The library's template-to-pattern rule: each `{name}` is one path segment, the rest is literal. */
-function patternOf(path: string): RegExp {
+function patternOf(path: string): { pattern: RegExp; names: string[] } {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
   const literal = path
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${literal}$`);
+    .join('([^/]+)');
+  return { pattern: new RegExp(`^${literal}$`), names };
+}
+
+/** A percent-encoding that does not decode names no resource: 404 naming the parameter's resource. */
+function decoded(names: string[], match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, index) => {
+    try {
+      params[name] = decodeURIComponent(match[index + 1]!);
+    } catch {
+      throw pathResourceNotFound(name);
+    }
+  });
+  return params;
 }
 
 function specificity(path: string): number {
   return path.replace(/\{.*?\}/g, '').length;
-}
-
-/** Gives an initialised backend, and its validator, a router that compiles the document's routes once. */
-export function useDocumentRouter(api: OpenAPIBackend): void {
-  api.router = new DocumentRouter({ definition: api.definition, apiRoot: api.apiRoot, ignoreTrailingSlashes: api.ignoreTrailingSlashes });
-  if (api.validator) api.validator.router = api.router;
 }

@@ -3,7 +3,7 @@
  * body, and the declared query parameters. Text PostgreSQL cannot store is refused here.
  */
 import type { Request } from 'express';
-import type { Document, Operation } from 'openapi-backend';
+import type { Operation } from 'openapi-backend';
 import type { OpenApiDocument } from '../contract/load-contract';
 import { ApiError, BadRequest, ValidationFailed } from '../errors';
 import { unstorableTextPaths } from './storable-text';
@@ -12,26 +12,7 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 
 const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
 
-/**
- * openapi-backend validates request bodies only when they are declared as application/json.
- * Merge patches are declared as application/merge-patch+json in the published document; the
- * router's private copy also lists their schema under application/json so they are validated too.
- */
-export function routingCopy(document: OpenApiDocument): Document {
-  const copy = structuredClone(document);
-  for (const pathItem of Object.values(copy.paths)) {
-    for (const operation of Object.values(pathItem) as Array<{ requestBody?: { content?: Record<string, unknown> } }>) {
-      const content = operation?.requestBody?.content;
-      if (content && !content['application/json'] && content['application/merge-patch+json']) {
-        content['application/json'] = content['application/merge-patch+json'];
-      }
-    }
-  }
-  // The YAML of our own document, as the library's type of an OpenAPI 3.1 document.
-  return copy as unknown as Document;
-}
-
-/** Request media types per operationId, as the published document declares them (not the routing copy). */
+/** Request media types per operationId, as the document declares them. */
 export function declaredMediaTypes(document: OpenApiDocument): Map<string, string[]> {
   const types = new Map<string, string[]>();
   for (const pathItem of Object.values(document.paths)) {

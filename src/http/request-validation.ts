@@ -1,0 +1,77 @@
+/**
+ * Validation of a request that was parsed once (pipeline.ts), with the validators openapi-backend
+ * compiled from the document at start-up: its parameters' validator (path, query and header
+ * values, coerced to their declared types in place) and its body's. openapi-backend compiles a
+ * body validator only for `application/json`; a body declared only as
+ * `application/merge-patch+json` (a partner's patch) gets one here, from the same schema in the
+ * same document, with the library's Ajv for bodies.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type OpenAPIBackend from 'openapi-backend';
+import { ValidationContext, type Document, type Operation } from 'openapi-backend';
+import type { RawQuery } from './request-parsing';
+
+export interface RequestParts {
+  params: Record<string, string>;
+  query: RawQuery;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface Validated {
+  errors: ErrorObject[];
+  /** The path and query values as coerced to their declared types. */
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+const MERGE_PATCH = 'application/merge-patch+json';
+const JSON_TYPES = ['application/json', MERGE_PATCH];
+
+interface DeclaredBody {
+  content: Record<string, { schema?: object }>;
+  required?: boolean;
+}
+
+/** The request validators of every operation of an initialised backend, by operationId. */
+export function requestValidators(api: OpenAPIBackend): Map<string, ValidateFunction[]> {
+  const validators = new Map<string, ValidateFunction[]>();
+  for (const operation of api.getOperations()) {
+    const operationId = operation.operationId!;
+    validators.set(operationId, [...api.validator.getRequestValidatorsForOperation(operationId), ...mergePatchValidator(api, operation)]);
+  }
+  return validators;
+}
+
+function mergePatchValidator(api: OpenAPIBackend, operation: Operation<Document>): ValidateFunction[] {
+  const body = operation.requestBody as DeclaredBody | undefined;
+  const schema = body?.content[MERGE_PATCH]?.schema;
+  if (!schema || body.content['application/json']) return [];
+  // The shape of openapi-backend's own body validator: the body is the `requestBody` property.
+  const wrapper = { type: 'object', properties: { requestBody: schema }, required: body.required ? ['requestBody'] : [] };
+  return [api.validator.getAjv(ValidationContext.RequestBody).compile(wrapper)];
+}
+
+/**
+ * Runs an operation's validators on the request's parts, as openapi-backend's validateRequest does
+ * but without parsing the request again: a single query value of an array parameter becomes a
+ * one-item array, and the body is validated when it is JSON (or when the request says it is).
+ */
+export function validateRequest(operation: Operation<Document>, validators: ValidateFunction[], parts: RequestParts): Validated {
+  const query: Record<string, unknown> = { ...parts.query };
+  for (const parameter of (operation.parameters ?? []) as Array<{ in?: string; name?: string; schema?: { type?: unknown } }>) {
+    if (parameter.in === 'query' && parameter.schema?.type === 'array' && typeof query[parameter.name!] === 'string') {
+      query[parameter.name!] = [query[parameter.name!]];
+    }
+  }
+  const params: Record<string, unknown> = { ...parts.params };
+  const subject: Record<string, unknown> = { path: params, query, header: parts.headers, cookie: {} };
+  const contentType = String([parts.headers['content-type']].flat()[0] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if ((typeof parts.body === 'object' && parts.body !== null) || JSON_TYPES.includes(contentType)) subject.requestBody = parts.body;
+  const errors: ErrorObject[] = [];
+  for (const validate of validators) if (!validate(subject)) errors.push(...(validate.errors ?? []));
+  return { errors, params, query };
+}
