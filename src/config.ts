@@ -14,6 +14,17 @@ export interface Config {
   /** Back office (issue #5): base path of the internal back-office API (openapi/back-office.yaml). */
   BACK_OFFICE_BASE_PATH: string;
   DATABASE_URL?: string;
+  /**
+   * A session connection (the database itself, or a session-mode pool) for what a transaction
+   * pooler cannot carry: migrations, LISTEN, the job queue. Unset: DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL?: string;
+  /**
+   * Whether the pool's statements are kept prepared under a name (statement-cache.ts): `auto` names
+   * them only when DATABASE_URL is the direct connection (DATABASE_DIRECT_URL unset or equal), since
+   * a transaction pooler hands one server connection to several clients.
+   */
+  DATABASE_STATEMENT_CACHE: 'auto' | 'on' | 'off';
   DATABASE_POOL_MAX: number;
   /** How long a request waits for a free pooled connection before it is answered 503. */
   DATABASE_POOL_WAIT_MS: number;
@@ -101,6 +112,8 @@ const schema = {
     AUTH_BASE_PATH: { ...basePath, default: '/auth' },
     BACK_OFFICE_BASE_PATH: { ...basePath, default: '/back-office' }, // back office (issue #5)
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_DIRECT_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_STATEMENT_CACHE: { enum: ['auto', 'on', 'off'], default: 'auto' },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     DATABASE_POOL_WAIT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
     EMBEDDED_DB_DIR: { type: 'string', minLength: 1, default: '.data/postgres' },
@@ -149,8 +162,15 @@ const KEYS = Object.keys(schema.properties);
 
 export class ConfigError extends Error {}
 
+/**
+ * What the configuration is for: the service needs everything; the admin tool (`admin`) reads no
+ * public origin and seals no webhook secret, so production does not ask it for them (the webhook
+ * key then stays out of back-office shells).
+ */
+export type ConfigPurpose = 'service' | 'admin';
+
 /** Reads the known variables from `env`; empty strings count as unset. Throws ConfigError listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: ConfigPurpose = 'service'): Config {
   const input: Record<string, string> = {};
   for (const key of KEYS) {
     const value = env[key];
@@ -179,12 +199,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // Without it, links, Location and the published document's servers would follow each request's
   // Host header, which a caller controls: fine on a developer's sandbox, never in production.
-  if (config.ENVIRONMENT === 'production' && !config.PUBLIC_ORIGIN) problems.push('PUBLIC_ORIGIN is required in production');
+  const serving = purpose === 'service';
+  if (serving && config.ENVIRONMENT === 'production' && !config.PUBLIC_ORIGIN) problems.push('PUBLIC_ORIGIN is required in production');
   // The sandbox derives a fixed key (its secrets protect nothing real); production must not.
-  if (config.ENVIRONMENT === 'production' && !config.WEBHOOK_SECRET_KEY) problems.push('WEBHOOK_SECRET_KEY is required in production');
+  if (serving && config.ENVIRONMENT === 'production' && !config.WEBHOOK_SECRET_KEY) problems.push('WEBHOOK_SECRET_KEY is required in production');
   // Node refuses a request timeout shorter than the headers timeout.
   if (config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS)
     problems.push('HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS');
+  if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded server has no pooler)');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** Whether the pool names its statements: see DATABASE_STATEMENT_CACHE. */
+export function namesStatements(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_STATEMENT_CACHE'>): boolean {
+  if (config.DATABASE_STATEMENT_CACHE !== 'auto') return config.DATABASE_STATEMENT_CACHE === 'on';
+  return !config.DATABASE_DIRECT_URL || config.DATABASE_DIRECT_URL === config.DATABASE_URL;
 }

@@ -31,8 +31,8 @@ function configuration(): Config {
 /** One process does everything: database, migrations, serving, metrics. */
 async function runSingle(config: Config, logger: Logger): Promise<{ databaseUrl: string; port: number }> {
   const database = await openDatabaseServer(config, (line) => logger.info(line));
-  await migrateDatabase(database.url);
-  const serving = await serve(config, logger, database.url);
+  await migrateDatabase(database.directUrl);
+  const serving = await serve(config, logger, database);
   const metricsServer = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT, false);
   onTermination(
     () =>
@@ -47,10 +47,10 @@ async function runSingle(config: Config, logger: Logger): Promise<{ databaseUrl:
   return { databaseUrl: database.url, port: typeof address === 'object' && address ? address.port : config.PORT };
 }
 
-/** A worker of the cluster: the primary opened and migrated the database and passed its URL. */
+/** A worker of the cluster: the primary opened and migrated the database and passed its URLs. */
 async function runWorker(config: Config, logger: Logger): Promise<void> {
   shareMetricsWithPrimary();
-  const serving = await serve(config, logger, config.DATABASE_URL!);
+  const serving = await serve(config, logger, { url: config.DATABASE_URL!, directUrl: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL! });
   onTermination(() => serving.stop(), config.SHUTDOWN_GRACE_MS, logger);
 }
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     `partner API at ${origin}${config.API_BASE_PATH}, token endpoint at ${origin}${config.AUTH_BASE_PATH}/oauth2/token`,
   );
   if (config.DEMO_CREDENTIAL) {
-    const db = createDatabaseClient(databaseUrl, { poolMax: 1 });
+    const db = createDatabaseClient(databaseUrl, { poolMax: 1, namedStatements: false });
     await ensureDemoCredential(db, config, origin).finally(() => db.$disconnect());
   }
 }

@@ -14,6 +14,7 @@
  */
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { databaseAnswered, databaseFailed } from '../database/outage-log';
 import { NotificationBarrier } from './notification-barrier';
 import { PrincipalCache } from './principal-cache';
 
@@ -44,7 +45,7 @@ export function startRevocationListener(connectionString: string, cache: Princip
     current.removeAllListeners('notification');
     void current.end().catch(() => undefined);
     if (stopped) return;
-    logger.warn({ err: error }, 'revocation listener lost its connection; token cache off until it listens again');
+    if (!databaseFailed(error)) logger.warn({ err: error }, 'revocation listener lost its connection; token cache off until it listens again');
     retryTimer = setTimeout(() => void connect(), retryMs);
     retryTimer.unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
@@ -66,6 +67,7 @@ export function startRevocationListener(connectionString: string, cache: Princip
       await current.query(`LISTEN ${REVOCATION_CHANNEL}`);
       if (client !== current || stopped) return;
       cache.trust(barrier);
+      databaseAnswered();
       retryMs = 100;
       // A connection can die without an event (a network partition): a barrier round trip proves it
       // alive, and one that fails or hangs past its timeout ends it (caughtUpThrough).

@@ -4,6 +4,7 @@
  * token-guard.ts. Declared in openapi/auth.yaml (operation issueToken).
  */
 import { metrics } from '../observability/metrics';
+import { databaseFailed } from '../database/outage-log';
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
 import OAuth2Server, { type ClientCredentialsModel, OAuthError, Request, Response } from '@node-oauth/oauth2-server';
 import type { Config } from '../config';
@@ -159,6 +160,7 @@ function sendOAuthError(res: ExpressResponse, error: unknown): void {
   const inner = error instanceof OAuthError ? (error as OAuthError & { inner?: unknown }).inner : undefined;
   const cause = inner ?? error;
   if (answeredUnavailable(cause)) {
+    databaseFailed(cause);
     // Nothing was issued or counted: like the API's 503, the client retries after Retry-After.
     res.set('Retry-After', '1');
     res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable; retry after 1 second.' });

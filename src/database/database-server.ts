@@ -9,14 +9,17 @@ import { embeddedUrl, startEmbeddedServer } from './embedded-server';
 export const EMBEDDED_DATABASE_NAME = 'rental_guarantee';
 
 export interface DatabaseServer {
+  /** What requests use: the database, or a transaction pooler in front of it. */
   url: string;
+  /** A session connection: migrations, LISTEN, the job queue (DATABASE_DIRECT_URL, else `url`). */
+  directUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
 }
 
 export async function openDatabaseServer(config: Config, log: (line: string) => void): Promise<DatabaseServer> {
   if (config.DATABASE_URL) {
-    return { url: config.DATABASE_URL, embedded: false, stop: async () => undefined };
+    return { url: config.DATABASE_URL, directUrl: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, embedded: false, stop: async () => undefined };
   }
   // Another process of this project (a second service process, the admin tool) may already run
   // the embedded server on this data directory: share it rather than fail, and leave it running.
@@ -26,7 +29,8 @@ export async function openDatabaseServer(config: Config, log: (line: string) => 
     : await startEmbeddedServer({ dataDir: config.EMBEDDED_DB_DIR, port: config.EMBEDDED_DB_PORT });
   await ensureDatabase(server.adminUrl, EMBEDDED_DATABASE_NAME);
   log(`embedded PostgreSQL ${running ? 'already running' : 'started'} on 127.0.0.1:${config.EMBEDDED_DB_PORT}, data in ${config.EMBEDDED_DB_DIR}`);
-  return { url: embeddedUrl(config.EMBEDDED_DB_PORT, EMBEDDED_DATABASE_NAME), embedded: true, stop: server.stop };
+  const url = embeddedUrl(config.EMBEDDED_DB_PORT, EMBEDDED_DATABASE_NAME);
+  return { url, directUrl: url, embedded: true, stop: server.stop };
 }
 
 /** A short-lived Prisma client on another database of the server (the `postgres` maintenance database). */

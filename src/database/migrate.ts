@@ -5,15 +5,21 @@
  * Then the job queue's schema (`graphile_worker`, src/webhooks/delivery-worker.ts) is installed or
  * upgraded by graphile-worker's own migrations (also under a lock): writes enqueue delivery jobs
  * with `graphile_worker.add_job` in their own transaction, so the schema must exist before any write.
+ *
+ * `databaseUrl` is the session connection (DATABASE_DIRECT_URL, else DATABASE_URL): a migration never
+ * runs through a transaction pooler, whose pooled server connection would keep Prisma's advisory
+ * lock after the client left (session-check.ts refuses one first).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Logger, runMigrations } from 'graphile-worker';
 import { PROJECT_ROOT } from '../project-root';
+import { assertSessionConnection } from './session-check';
 
 const run = promisify(execFile);
 
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  await assertSessionConnection(databaseUrl);
   const cli = require.resolve('prisma/build/index.js', { paths: [PROJECT_ROOT] });
   try {
     await run(process.execPath, [cli, 'migrate', 'deploy'], {

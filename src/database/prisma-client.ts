@@ -2,15 +2,17 @@
  * The service's Prisma client on the pg driver adapter (no native query engine; see the toolchain
  * notes). Prisma Client is the one door to the database: repositories use its model API, and its
  * tagged raw SQL where a measured hot path needs it. The pool under it is created here so that its
- * occupancy can be observed (metrics) and its connections keep their statements prepared
- * (statement-cache.ts); nothing else queries through it.
+ * occupancy can be observed (metrics), its connections keep their statements prepared
+ * (statement-cache.ts) unless a pooler is in between, and a lost and regained database is logged
+ * once (outage-log.ts); nothing else queries through it.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { PoolStatistics } from '../observability/metrics';
 import { DatabasePool } from './driver-errors';
-import { StatementCachingClient } from './statement-cache';
+import { StatementCachingClient, UnnamedStatementClient } from './statement-cache';
+import { databaseAnswered, databaseFailed } from './outage-log';
 
 export type Database = PrismaClient;
 /** The client handed to code running inside an interactive transaction. */
@@ -22,6 +24,12 @@ export interface DatabaseOptions {
   poolMax: number;
   /** How long a request waits for a free pooled connection before it fails (answered 503). */
   poolWaitMs?: number;
+  /**
+   * Whether statements are kept prepared under a name (statement-cache.ts); true by default. False
+   * behind a transaction pooler, which hands one server connection to several clients: a name made
+   * on it by one client collides with another's (42P05) or is missing for the next (26000).
+   */
+  namedStatements?: boolean;
 }
 
 const pools = new WeakMap<Database, pg.Pool>();
@@ -30,7 +38,7 @@ export function createDatabaseClient(connectionString: string, options: Database
   const pool = new DatabasePool({
     connectionString,
     max: options.poolMax,
-    Client: StatementCachingClient,
+    Client: options.namedStatements === false ? UnnamedStatementClient : StatementCachingClient,
     connectionTimeoutMillis: options.poolWaitMs ?? 10_000,
     // A transaction left open by a hung process is ended by PostgreSQL after 30 s, releasing its
     // locks (and so its idempotency key): the lock timeout documented in the contract.
@@ -40,9 +48,11 @@ export function createDatabaseClient(connectionString: string, options: Database
     disposeExternalPool: true,
     // A connection that the server closes (a restart) is dropped by the pool and the next query
     // opens a new one; without these listeners the event would end the process.
-    onPoolError: () => undefined,
-    onConnectionError: () => undefined,
+    onPoolError: (error) => void databaseFailed(error),
+    onConnectionError: (error) => void databaseFailed(error),
   });
+  // A new connection after an outage is the database back (logged once, outage-log.ts).
+  pool.on('connect', databaseAnswered);
   const db = new PrismaClient({ adapter });
   pools.set(db, pool);
   return db;

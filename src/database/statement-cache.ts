@@ -84,11 +84,22 @@ export class StatementCachingClient extends pg.Client {
     }) as never;
   }
 
-  private nameFor(text: string): string | undefined {
+  protected nameFor(text: string): string | undefined {
     const known = this.names.get(text);
     if (known !== undefined || this.names.size >= STATEMENTS_PER_CONNECTION) return known;
     const name = `s_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
     this.names.set(text, name);
     return name;
+  }
+}
+
+/**
+ * The same client with no statement named (DATABASE_STATEMENT_CACHE off, or `auto` behind a
+ * transaction pooler, which hands one server connection to several clients: a name one client
+ * made there collides with another's, 42P05); its lost connections are still marked by code.
+ */
+export class UnnamedStatementClient extends StatementCachingClient {
+  protected override nameFor(): undefined {
+    return undefined;
   }
 }

@@ -34,10 +34,19 @@ const WAIT_CODES = new Set(['P2028', POOL_WAIT_TIMEOUT]);
  * A pool wait that timed out is counted (database_pool_wait_timeouts_total) wherever it is answered.
  */
 export function answeredUnavailable(error: unknown): boolean {
-  const codes = codesOf(error);
-  if (!codes.some((code) => UNAVAILABLE_CODES.has(code) || UNAVAILABLE_KINDS.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return false;
-  if (codes.some((code) => WAIT_CODES.has(code))) metrics.poolWaitTimeouts.inc();
+  if (!isDatabaseUnavailable(error)) return false;
+  if (waitedForConnection(error)) metrics.poolWaitTimeouts.inc();
   return true;
+}
+
+/** The database is down, restarting or unreachable, or no pooled connection was free in time. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return codesOf(error).some((code) => UNAVAILABLE_CODES.has(code) || UNAVAILABLE_KINDS.has(code) || /^08[0-9A-Z]{3}$/.test(code));
+}
+
+/** No pooled connection became free in time: this process's load, not an outage (outage-log.ts). */
+export function waitedForConnection(error: unknown): boolean {
+  return codesOf(error).some((code) => WAIT_CODES.has(code));
 }
 
 /**

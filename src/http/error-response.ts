@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
 import type { HttpResult } from './http-result';
 import { answeredUnavailable } from '../database/unavailable';
+import { databaseFailed } from '../database/outage-log';
 
 export interface ErrorBody {
   code: string;
@@ -22,7 +23,8 @@ export function errorBody(error: ApiError, correlationId: string): ErrorBody {
 /** Unknown errors are logged in full and answered with a generic 500 that reveals nothing. */
 export function errorResult(req: Request, error: unknown): HttpResult {
   const apiError = toApiError(error);
-  if (apiError.status >= 500) req.log?.error({ err: error, status: apiError.status }, 'request failed');
+  // An unavailable database is logged once per outage (outage-log.ts), not once per request.
+  if (apiError.status >= 500 && !databaseFailed(error)) req.log?.error({ err: error, status: apiError.status }, 'request failed');
   return { status: apiError.status, headers: apiError.headers, body: errorBody(apiError, req.correlationId) };
 }
 

@@ -26,11 +26,11 @@ export interface Primary {
 
 export async function runPrimary(config: Config, logger: Logger): Promise<Primary> {
   const database = await openDatabaseServer(config, (line) => logger.info(line));
-  await migrateDatabase(database.url);
+  await migrateDatabase(database.directUrl);
   new RateLimiterClusterMaster();
   const metricsServer = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT, true);
   let stopping = false;
-  const fork = () => cluster.fork({ DATABASE_URL: database.url });
+  const fork = () => cluster.fork({ DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl });
   const workers: Worker[] = Array.from({ length: config.WEB_CONCURRENCY }, fork);
   const listening = Promise.all(workers.map((worker) => new Promise<void>((resolve) => worker.once('listening', () => resolve())))).then(
     () => undefined,

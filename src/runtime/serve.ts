@@ -7,7 +7,8 @@
 import type { Server } from 'node:http';
 import { buildApp } from '../app';
 import { startTokenCache } from '../auth/revocation-listener';
-import type { Config } from '../config';
+import { namesStatements, type Config } from '../config';
+import { logDatabaseOutagesTo } from '../database/outage-log';
 import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';
 import { observePool } from '../observability/metrics';
 import type { Logger } from '../logger';
@@ -26,14 +27,23 @@ export interface Serving {
   stop(afterwards?: () => Promise<void>): Promise<void>;
 }
 
-export async function serve(config: Config, logger: Logger, databaseUrl: string): Promise<Serving> {
-  const db = createDatabaseClient(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS });
-  const tokenCache = startTokenCache(databaseUrl, config.TOKEN_CACHE_SIZE, logger);
+/**
+ * `database.url` carries the requests (it may be a transaction pooler); `database.directUrl` the
+ * session work: the revocation LISTEN and the job queue.
+ */
+export async function serve(config: Config, logger: Logger, database: { url: string; directUrl: string }): Promise<Serving> {
+  logDatabaseOutagesTo(logger);
+  const db = createDatabaseClient(database.url, {
+    poolMax: config.DATABASE_POOL_MAX,
+    poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+    namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
+  });
+  const tokenCache = startTokenCache(database.directUrl, config.TOKEN_CACHE_SIZE, logger);
   await tokenCache.ready;
   const lifecycle = new Lifecycle();
   const housekeeping = startHousekeeping(db, config, logger);
   const scheduler = startScheduler(db, config, logger);
-  const deliveries = await startDeliveryWorker(db, config, databaseUrl, logger);
+  const deliveries = await startDeliveryWorker(db, config, database.directUrl, logger);
   observePool(() => poolStatistics(db));
   const app = await buildApp({ db, config, logger, principals: tokenCache.principals, lifecycle, ready: readinessCheck(db, lifecycle) });
   const server = await listen(app, config);

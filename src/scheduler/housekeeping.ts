@@ -4,6 +4,7 @@
  * events (with their webhook deliveries and attempts) older than EVENT_RETENTION_DAYS.
  */
 import type { Config } from '../config';
+import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 
@@ -29,7 +30,9 @@ export function startHousekeeping(db: Database, config: Config, logger: Logger):
   const run = () =>
     purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS)
       .then((purged) => logger.debug({ purged }, 'housekeeping done'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'housekeeping failed; will retry'));
+      .catch((error: unknown) => {
+        if (!databaseFailed(error)) logger.warn({ err: error }, 'housekeeping failed; will retry');
+      });
   const timer = setInterval(run, EVERY_MS);
   timer.unref();
   void run();

@@ -15,6 +15,7 @@
  * no longer matches. So every item is changed exactly once, whatever the number of processes.
  */
 import { Prisma } from '../generated/prisma/client';
+import { databaseFailed } from '../database/outage-log';
 import type { Database, Transaction } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
@@ -74,12 +75,13 @@ export async function runJob(
       logger.info({ job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition applied');
     } catch (error) {
       if (claimed === undefined) {
-        logger.warn({ err: error, job: job.name }, 'scheduled job could not claim work; will retry on the next run');
+        if (!databaseFailed(error)) logger.warn({ err: error, job: job.name }, 'scheduled job could not claim work; will retry on the next run');
         break;
       }
       failedIds.push(claimed);
       metrics.schedulerTransitions.inc({ job: job.name, outcome: 'failed' });
-      logger.warn({ err: error, job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition failed; will retry on the next run');
+      if (!databaseFailed(error))
+        logger.warn({ err: error, job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition failed; will retry on the next run');
     }
   }
   return { processed, failed: failedIds.length };

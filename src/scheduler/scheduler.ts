@@ -5,6 +5,7 @@
  * Purging stored idempotent responses stays in housekeeping.ts.
  */
 import type { Config } from '../config';
+import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import { createLogger, type Logger } from '../logger';
 import { metrics } from '../observability/metrics';
@@ -66,7 +67,9 @@ export function startScheduler(db: Database, config: Config, logger: Logger): Ru
         metrics.schedulerRuns.inc();
         logger.debug({ summary }, 'scheduler run done');
       })
-      .catch((error: unknown) => logger.error({ err: error }, 'scheduler run failed; will retry'))
+      .catch((error: unknown) => {
+        if (!databaseFailed(error)) logger.error({ err: error }, 'scheduler run failed; will retry');
+      })
       .finally(() => {
         running = undefined;
         if (!stopped) {

@@ -18,6 +18,7 @@ import { DELIVERY_TASK } from '../events/outbox';
 import type { Logger } from '../logger';
 import { attemptDelivery, type DeliverySettings } from './delivery-task';
 import { parseSchedule } from './retry-schedule';
+import { databaseAnswered, databaseFailed } from '../database/outage-log';
 import { secretBox } from './secret-box';
 
 export interface DeliveryWorker {
@@ -49,14 +50,19 @@ export async function startDeliveryWorker(db: Database, config: Config, database
   // Our own pool, whose error listener is never removed: a pool that graphile-worker creates loses its
   // listener when its runner stops, and an idle connection that the server ends then would end the process.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Math.min(config.WEBHOOK_DELIVERY_CONCURRENCY + 2, 12) });
-  pool.on('error', (error) => log.warn({ err: error }, 'a delivery worker connection ended'));
+  pool.on('error', (error) => {
+    if (!databaseFailed(error)) log.warn({ err: error }, 'a delivery worker connection ended');
+  });
+  pool.on('connect', databaseAnswered);
   const deadWorkers: string[] = [];
   let stopping = false;
   let replacing: Promise<void> | undefined;
   const startRunner = async (): Promise<Runner> => {
     const started = await run(runnerOptions(db, config, pool, settings, log));
     // The runner's promise rejects when one of its workers dies: that is handled by the replacement below.
-    started.promise.catch((error: unknown) => log.warn({ err: error }, 'the delivery runner ended with an error'));
+    started.promise.catch((error: unknown) => {
+      if (!databaseFailed(error)) log.warn({ err: error }, 'the delivery runner ended with an error');
+    });
     started.events.on('worker:fatalError', ({ worker }) => {
       deadWorkers.push(worker.workerId);
       replacing ??= replaceRunner().finally(() => (replacing = undefined));
@@ -105,7 +111,7 @@ function runnerOptions(db: Database, config: Config, pool: pg.Pool, settings: De
     noHandleSignals: true,
     noPreparedStatements: true,
     logger: new WorkerLogger((scope) => (level, message, meta) => {
-      if (level === 'error' || level === 'warning') log.warn({ scope, ...meta }, message);
+      if ((level === 'error' || level === 'warning') && !databaseFailed(meta?.['error'] ?? message)) log.warn({ scope, ...meta }, message);
     }),
     taskList: {
       [DELIVERY_TASK]: async (payload) => {

@@ -27,18 +27,28 @@ const partner = asPartner(world);
 
 /** Runs the admin tool with --json against the test database; returns the exit code and parsed output. */
 async function admin(...args: string[]): Promise<{ code: number; json: any }> {
+  return adminWith({}, ...args);
+}
+
+/** The same with other environment variables for the run (unset: undefined). */
+async function adminWith(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; json: any }> {
   const printed: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
   const error = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void printed.push(String(line)));
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = world.databaseUrl;
+  const previous = Object.fromEntries(['DATABASE_URL', ...Object.keys(env)].map((name) => [name, process.env[name]]));
+  for (const [name, value] of Object.entries({ DATABASE_URL: world.databaseUrl, ...env })) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   try {
     const code = await runCli([...args, '--json'], COMMANDS);
     const text = printed.join('\n');
     return { code, json: text.trim().startsWith('{') ? JSON.parse(text) : text };
   } finally {
-    if (previous === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previous;
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     log.mockRestore();
     error.mockRestore();
   }
@@ -159,5 +169,25 @@ describe('When staff use the admin tool', () => {
         ['credential.created', 'admin-cli', 'cli'],
       ]),
     );
+  });
+
+  test('then in production it creates a partner credential without PUBLIC_ORIGIN or WEBHOOK_SECRET_KEY (issue 24 item 6)', async () => {
+    const created = await adminWith(
+      { ENVIRONMENT: 'production', PUBLIC_ORIGIN: undefined, WEBHOOK_SECRET_KEY: undefined },
+      'credentials',
+      'create',
+      '--company',
+      'prod-agency',
+      '--company-name',
+      'Prod Imóveis',
+      '--name',
+      'Prod ERP',
+      '--director',
+      'Ana Lima',
+      '--scopes',
+      'ri:rental-insurances:read',
+    );
+    expect(created.code).toBe(0);
+    expect(created.json.clientId).toMatch(/^prd_/);
   });
 });

@@ -36,7 +36,8 @@ beforeAll(async () => {
     createdBy: 'test',
   });
   await db.$disconnect();
-  service = await startService(databaseUrl);
+  // warn: the outage's two lines (error and warn) and nothing of the requests' own log.
+  service = await startService(databaseUrl, { LOG_LEVEL: 'warn' });
   auth = await bearerFor(service.origin, credential);
 }, 180_000);
 
@@ -171,6 +172,24 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
     expect(errorBodyProblem({ status: sample.result.status, headers, text: sample.result.text })).toBeNull();
     expect(sample.result.headers.get('retry-after')).toMatch(/^\d+$/);
   }
+
+  // The outage is logged once when lost, with the driver's one-line message, and once when regained;
+  // not once per failed request (issue 24 item 6).
+  const lines = service
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; cause?: string; downMs?: number; failures?: number });
+  const lost = lines.filter((line) => line.msg.startsWith('database lost'));
+  const regained = lines.filter((line) => line.msg === 'database regained');
+  expect({ lost: lost.length, regained: regained.length, requestFailed: lines.filter((line) => line.msg === 'request failed').length }).toEqual({
+    lost: 1,
+    regained: 1,
+    requestFailed: 0,
+  });
+  expect(lost[0]!.cause).toMatch(/^[^\n]+$/);
+  expect(lost[0]!.cause).not.toMatch(/Invalid `prisma/);
+  expect(regained[0]!.failures).toBeGreaterThan(0);
 
   // "Nothing was applied": a create refused with a 5xx at any time is a first execution when retried.
   const refusedCreates = samples.filter((sample) => sample.kind === 'create' && sample.result.status >= 500);

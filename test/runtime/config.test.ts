@@ -1,5 +1,5 @@
 /** Configuration that would make the service unsafe or unable to run stops it at start-up, naming the variable. */
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig, namesStatements } from '../../src/config';
 
 describe('When the service starts with a risky or impossible configuration', () => {
   test('then production without PUBLIC_ORIGIN is refused: its links would follow the caller-controlled Host header', () => {
@@ -23,5 +23,32 @@ describe('When the service starts with a risky or impossible configuration', () 
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toThrow(
       /HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS/,
     );
+  });
+
+  test('then DATABASE_DIRECT_URL without DATABASE_URL is refused (the embedded server has no pooler)', () => {
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgresql://db/x' })).toThrow(/DATABASE_DIRECT_URL needs DATABASE_URL/);
+  });
+});
+
+describe('When the admin tool reads its configuration in production', () => {
+  test('then it asks for neither PUBLIC_ORIGIN nor WEBHOOK_SECRET_KEY: none of its commands builds a link or seals a secret', () => {
+    expect(loadConfig({ ENVIRONMENT: 'production' }, 'admin').ENVIRONMENT).toBe('production');
+    expect(() => loadConfig({ ENVIRONMENT: 'production' }, 'service')).toThrow(/WEBHOOK_SECRET_KEY is required in production/);
+  });
+});
+
+describe('When the statement cache setting is left to auto', () => {
+  const direct = 'postgresql://db:5432/x';
+  const pooler = 'postgresql://pooler:6432/x';
+  test('then statements are named only when DATABASE_URL is the direct connection', () => {
+    expect(namesStatements(loadConfig({ DATABASE_URL: direct }))).toBe(true);
+    expect(namesStatements(loadConfig({ DATABASE_URL: direct, DATABASE_DIRECT_URL: direct }))).toBe(true);
+    expect(namesStatements(loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct }))).toBe(false);
+    expect(namesStatements(loadConfig({}))).toBe(true);
+  });
+  test('then on and off override the rule', () => {
+    expect(namesStatements(loadConfig({ DATABASE_URL: pooler, DATABASE_DIRECT_URL: direct, DATABASE_STATEMENT_CACHE: 'on' }))).toBe(true);
+    expect(namesStatements(loadConfig({ DATABASE_URL: direct, DATABASE_STATEMENT_CACHE: 'off' }))).toBe(false);
+    expect(() => loadConfig({ DATABASE_STATEMENT_CACHE: 'sometimes' })).toThrow(/DATABASE_STATEMENT_CACHE/);
   });
 });

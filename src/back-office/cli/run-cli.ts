@@ -35,11 +35,13 @@ export async function runCli(argv: string[], commands: CliCommand[]): Promise<nu
     return 2;
   }
   const json = parsed.values.json === true;
-  const config = loadConfig();
+  // Only what a command needs: no public origin, no webhook key (config.ts, purpose `admin`).
+  const config = loadConfig(process.env, 'admin');
   const server = await openDatabaseServer(config, () => undefined);
-  const db = createDatabaseClient(server.url, { poolMax: 2 });
+  // A few statements per run: none is worth naming, and DATABASE_URL may be a transaction pooler.
+  const db = createDatabaseClient(server.url, { poolMax: 2, namedStatements: false });
   try {
-    await migrateDatabase(server.url);
+    await migrateDatabase(server.directUrl);
     const result = await command.run({ db, config, options: parsed.values });
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text.join('\n'));
     return 0;

@@ -1,0 +1,85 @@
+/**
+ * A real PgBouncer (Debian's package, `apt-get install pgbouncer`; `.ci/run` installs it) in
+ * transaction mode in front of a test's PostgreSQL server, as managed PostgreSQL services put one
+ * in front of theirs. It logs in to the server as the server's own user (`auth_type = any`), runs
+ * as the unprivileged `postgres` user when the tests run as root (PgBouncer refuses root), and can
+ * be restarted on the same port. `stop()` (afterAll) ends it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './service-process';
+
+export interface PgBouncer {
+  port: number;
+  /** The URL of `database` through the pooler. */
+  url(database: string): string;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const PGBOUNCER = '/usr/sbin/pgbouncer';
+
+/** `server`: any URL of the PostgreSQL server (its host, port, user and password are used). */
+export async function startPgBouncer(server: string, poolSize = 20, port?: number): Promise<PgBouncer> {
+  if (!fs.existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: apt-get install -y pgbouncer (.ci/run does it)`);
+  const target = new URL(server);
+  const listenPort = port ?? (await freePort());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rg-pgbouncer-'));
+  fs.chmodSync(dir, 0o777);
+  const configFile = path.join(dir, 'pgbouncer.ini');
+  fs.writeFileSync(
+    configFile,
+    [
+      '[databases]',
+      `* = host=${target.hostname} port=${target.port} user=${decodeURIComponent(target.username)} password=${decodeURIComponent(target.password)}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${listenPort}`,
+      'unix_socket_dir =',
+      'auth_type = any',
+      'pool_mode = transaction',
+      'max_client_conn = 1000',
+      `default_pool_size = ${poolSize}`,
+      // pg sends `options` (idle_in_transaction_session_timeout) and extra_float_digits at start-up.
+      'ignore_startup_parameters = extra_float_digits,options',
+      `logfile = ${path.join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${path.join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
+  fs.chmodSync(configFile, 0o644);
+  let child: ChildProcess | undefined;
+  const asRoot = process.getuid?.() === 0;
+  const start = async () => {
+    child = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), configFile], { stdio: 'ignore' });
+    for (let waited = 0; ; waited += 50) {
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-2000)}`);
+      if (spawnSync('bash', ['-c', `exec 3<>/dev/tcp/127.0.0.1/${listenPort}`]).status === 0) return;
+      if (waited > 10_000) throw new Error('pgbouncer did not listen within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM'); // immediate shutdown: clients lose their connections, as in a crash
+    });
+  };
+  await start();
+  return {
+    port: listenPort,
+    url: (database) => `postgresql://pooled@127.0.0.1:${listenPort}/${database}`,
+    async restart() {
+      await stop();
+      await start();
+    },
+    async stop() {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
