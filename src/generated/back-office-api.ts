@@ -855,6 +855,21 @@ export interface components {
              * @description Absolute URL keeping every filter and the applied `pageSize`.
              */
             href: string;
+            query: components["schemas"]["LinkQuery"];
+        };
+        /**
+         * @description The linked page's query parameters as values: every filter of the request, with the page's
+         *     `page` and `pageSize` (on the event feed: `after` and `limit`). A generated client that
+         *     cannot follow the absolute `href` calls the same list operation with this object as its
+         *     query, for example `listEvents({ query: page._links.next.query })`.
+         * @example {
+         *       "companyId": "imobiliaria-paulista",
+         *       "page": 1,
+         *       "pageSize": 20
+         *     }
+         */
+        LinkQuery: {
+            [key: string]: string | number | string[];
         };
         /**
          * @description `self` (this page), `first` (page 0), `last` (page `totalPages - 1`, or 0 when empty); `prev`

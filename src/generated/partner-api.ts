@@ -518,8 +518,8 @@ export interface paths {
          * List the agency's events (reconciliation feed)
          * @description The agency's events, the same ones the webhooks deliver (with the same `id`), in the
          *     order the service committed them, oldest first. Cursor paging: start without `after`
-         *     (or with the `cursor` of the last event you processed) and follow `_links.next` until
-         *     `_embedded.events` is empty; `_links.next` is always present, so it is also the place to
+         *     (or with the `cursor` of the last event you processed) and follow `_links.next` (or call
+         *     again with `_links.next.query`) until `_embedded.events` is empty; `_links.next` is always present, so it is also the place to
          *     poll from later. A cursor is opaque. The feed has no gap and no duplicate even while
          *     writes go on: an event appears only once every transaction that started before it has
          *     ended, so an event never shows up behind a cursor already read (it can appear up to a few
@@ -619,7 +619,7 @@ export interface webhooks {
          *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.status_changed`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
-        post: operations["rentalInsuranceStatusChangedWebhook"];
+        post: operations["rentalInsuranceStatusChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -642,7 +642,7 @@ export interface webhooks {
          *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.signature_changed`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
-        post: operations["rentalInsuranceSignatureChangedWebhook"];
+        post: operations["rentalInsuranceSignatureChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -665,7 +665,7 @@ export interface webhooks {
          *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.comment_added`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
-        post: operations["rentalInsuranceCommentAddedWebhook"];
+        post: operations["rentalInsuranceCommentAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -688,7 +688,7 @@ export interface webhooks {
          *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.contract_reissued`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
-        post: operations["rentalInsuranceContractReissuedWebhook"];
+        post: operations["rentalInsuranceContractReissued"];
         delete?: never;
         options?: never;
         head?: never;
@@ -711,7 +711,7 @@ export interface webhooks {
          *     Sent to each enabled endpoint of the agency that subscribes to `statement_entry.created`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
          */
-        post: operations["statementEntryCreatedWebhook"];
+        post: operations["statementEntryCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -732,7 +732,7 @@ export interface webhooks {
          * @description Sent only by `POST /v1/webhook-endpoints/{endpointId}/test`, to that endpoint, signed and
          *     retried like any other event. Not listed by `GET /v1/events`; it cannot be subscribed to.
          */
-        post: operations["webhookTestWebhook"];
+        post: operations["webhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1337,6 +1337,23 @@ export interface components {
              * @description Absolute URL keeping every filter and the applied `pageSize`.
              */
             href: string;
+            query: components["schemas"]["LinkQuery"];
+        };
+        /**
+         * @description The linked page's query parameters as values: every filter of the request, with the page's
+         *     `page` and `pageSize` (on the event feed: `after` and `limit`). A generated client that
+         *     cannot follow the absolute `href` calls the same list operation with this object as its
+         *     query, for example `listEvents({ query: page._links.next.query })`.
+         * @example {
+         *       "status": [
+         *         "approved"
+         *       ],
+         *       "page": 1,
+         *       "pageSize": 20
+         *     }
+         */
+        LinkQuery: {
+            [key: string]: string | number | string[];
         };
         /**
          * @description `self` (this page), `first` (page 0), `last` (page `totalPages - 1`, or 0 when empty); `prev`
@@ -2304,13 +2321,40 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "first": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "last": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         }
                      *       },
                      *       "page": {
@@ -2759,13 +2803,25 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "first": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "last": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         }
                      *       },
                      *       "page": {
@@ -2952,13 +3008,25 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "first": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "last": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         }
                      *       },
                      *       "page": {
@@ -3598,13 +3666,31 @@ export interface operations {
                      *       },
                      *       "_links": {
                      *         "self": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "first": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         },
                      *         "last": {
-                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20"
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
                      *         }
                      *       },
                      *       "page": {
@@ -4367,7 +4453,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    rentalInsuranceStatusChangedWebhook: {
+    rentalInsuranceStatusChanged: {
         parameters: {
             query?: never;
             header: {
@@ -4477,7 +4563,7 @@ export interface operations {
             };
         };
     };
-    rentalInsuranceSignatureChangedWebhook: {
+    rentalInsuranceSignatureChanged: {
         parameters: {
             query?: never;
             header: {
@@ -4599,7 +4685,7 @@ export interface operations {
             };
         };
     };
-    rentalInsuranceCommentAddedWebhook: {
+    rentalInsuranceCommentAdded: {
         parameters: {
             query?: never;
             header: {
@@ -4676,7 +4762,7 @@ export interface operations {
             };
         };
     };
-    rentalInsuranceContractReissuedWebhook: {
+    rentalInsuranceContractReissued: {
         parameters: {
             query?: never;
             header: {
@@ -4797,7 +4883,7 @@ export interface operations {
             };
         };
     };
-    statementEntryCreatedWebhook: {
+    statementEntryCreated: {
         parameters: {
             query?: never;
             header: {
@@ -4864,7 +4950,7 @@ export interface operations {
             };
         };
     };
-    webhookTestWebhook: {
+    webhookTest: {
         parameters: {
             query?: never;
             header: {

@@ -1,7 +1,9 @@
 /**
  * Page parameters and the HAL page wrapper shared by every list of the API:
  * zero-based `page` (negative treated as 0), `pageSize` clamped to 1..200 (default 20), and
- * `_links` whose hrefs keep every filter of the request with the applied page size.
+ * `_links` whose hrefs keep every filter of the request with the applied page size. Each link also
+ * carries its `query` (the same parameters as values): a generated client cannot follow an absolute
+ * URL, but it can call the list operation again with that object as its query.
  */
 import type { RequestFacts } from './operation-registry';
 
@@ -25,12 +27,20 @@ export function pageRequest(query: { page?: number; pageSize?: number }): PageRe
   return { number: page, size, offset: page * size };
 }
 
+/** The linked page's query parameters, as validated (filters) plus its own paging values. */
+export type LinkQuery = Record<string, string | number | string[]>;
+
+export interface PageLink {
+  href: string;
+  query: LinkQuery;
+}
+
 export interface PageLinks {
-  self: { href: string };
-  first: { href: string };
-  last: { href: string };
-  prev?: { href: string };
-  next?: { href: string };
+  self: PageLink;
+  first: PageLink;
+  last: PageLink;
+  prev?: PageLink;
+  next?: PageLink;
 }
 
 export interface HalPage<T, Name extends string> {
@@ -48,7 +58,7 @@ export function halPage<T, Name extends string>(
 ): HalPage<T, Name> {
   const totalPages = Math.ceil(totalElements / page.size);
   const last = Math.max(totalPages - 1, 0);
-  const link = (number: number) => ({ href: pageHref(request, number, page.size) });
+  const link = (number: number) => pageLink(request, { page: number, pageSize: page.size });
   const links: PageLinks = { self: link(page.number), first: link(0), last: link(last) };
   if (page.number > 0) links.prev = link(Math.min(page.number - 1, last));
   if (page.number < totalPages - 1) links.next = link(page.number + 1);
@@ -59,15 +69,25 @@ export function halPage<T, Name extends string>(
   };
 }
 
-function pageHref(request: RequestFacts, number: number, size: number): string {
+/**
+ * A link to the same list with the request's filters and `paging` (page and pageSize, or the event
+ * feed's after and limit) in place of the request's own paging values; `undefined` drops one.
+ */
+export function pageLink(request: RequestFacts, paging: Record<string, string | number | undefined>): PageLink {
+  const query: LinkQuery = {};
+  for (const [name, value] of Object.entries(request.query)) if (value !== undefined && !(name in paging)) query[name] = queryValue(value);
+  for (const [name, value] of Object.entries(paging)) if (value !== undefined) query[name] = value;
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) {
-    if (name === 'page' || name === 'pageSize' || value === undefined) continue;
+  for (const [name, value] of Object.entries(query)) {
     for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
   }
-  params.set('page', String(number));
-  params.set('pageSize', String(size));
-  return `${request.baseUrl}${request.path}?${params.toString()}`;
+  return { href: `${request.baseUrl}${request.path}?${params.toString()}`, query };
+}
+
+/** Validated values are strings, integers or arrays of strings (the contract's `LinkQuery`). */
+function queryValue(value: unknown): string | number | string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'number' ? value : String(value);
 }
 
 function whole(value: number | undefined, fallback: number): number {

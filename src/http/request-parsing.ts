@@ -29,11 +29,15 @@ export function declaredMediaTypes(document: OpenApiDocument): Map<string, strin
  * PostgreSQL cannot store are refused with the other validation problems.
  */
 export function declaredQuery(operation: Operation, query: RawQuery): RawQuery {
-  const declared = new Set(
-    ((operation.parameters ?? []) as Array<{ in?: string; name?: string }>).filter((p) => p.in === 'query').map((p) => p.name),
+  const parameters = ((operation.parameters ?? []) as Array<{ in?: string; name?: string; schema?: { type?: unknown } }>).filter(
+    (p) => p.in === 'query',
   );
+  const declared = new Set(parameters.map((p) => p.name));
+  // A list parameter given once is still a list (as declared), so that handlers and paging links see one shape.
+  const lists = new Set(parameters.filter((p) => p.schema?.type === 'array').map((p) => p.name));
   const kept: RawQuery = {};
-  for (const [name, value] of Object.entries(query)) if (declared.has(name)) kept[name] = value;
+  for (const [name, value] of Object.entries(query))
+    if (declared.has(name)) kept[name] = lists.has(name) && typeof value === 'string' ? [value] : value;
   const unstorable = unstorableTextPaths(kept).map((path) => `query.${path}: contains NUL or an unpaired surrogate`);
   if (unstorable.length > 0) throw new ValidationFailed(unstorable);
   return kept;

@@ -1,5 +1,5 @@
 /** Webhook endpoints, their deliveries, and the event feed (issue 14). */
-import { halPage, pageRequest } from '../http/paging';
+import { halPage, pageLink, pageRequest } from '../http/paging';
 
 import { revealSecret, toWebhookDelivery, toWebhookEndpoint, withHiddenSecret } from '../webhooks/webhook-mapper';
 import type { components } from '../generated/partner-api';
@@ -88,7 +88,7 @@ export const webhookOperations = [
         ...(query.occurredBefore ? { occurredBefore: query.occurredBefore } : {}),
       });
       const next = events.length > 0 ? events[events.length - 1]!.cursor : query.after;
-      const link = (after: string | undefined) => ({ href: feedHref(request.baseUrl, request.query, after, limit) });
+      const link = (after: string | undefined) => pageLink(request, { after, limit });
       return {
         status: 200,
         body: { _embedded: { events: events as components['schemas']['Event'][] }, _links: { self: link(query.after), next: link(next) } },
@@ -96,15 +96,3 @@ export const webhookOperations = [
     },
   }),
 ];
-
-/** A feed link keeping the filters, with `after` set to the given cursor (absent: from the start). */
-function feedHref(baseUrl: string, query: Record<string, unknown>, after: string | undefined, limit: number): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (name === 'after' || name === 'limit' || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
-  }
-  if (after !== undefined) params.set('after', after);
-  params.set('limit', String(limit));
-  return `${baseUrl}/v1/events?${params.toString()}`;
-}

@@ -182,6 +182,20 @@ describe('When a partner filters the list', () => {
       expect(params.get('pageSize')).toBe('200');
     }
     expect(linkOf(response, 'self')!.searchParams.get('page')).toBe('3');
+    // The same parameters as values, typed as the operation takes them, for clients that call operations.
+    expect(response.body._links.prev.query).toEqual({
+      tenantName: 'jo%sé',
+      propertyExternalId: 'IMV-1',
+      tenantCpfCnpj: '123.456.789-09',
+      status: ['approved', 'accepted'],
+      page: 0, // prev of a page beyond the last is the last page, 0 here
+      pageSize: 200,
+    });
+  });
+
+  test('then a single status in a link query is still a list, as the parameter is declared', async () => {
+    const response = await partner.list([['status', 'approved']]);
+    expect(response.body._links.self.query).toEqual({ status: ['approved'], page: 0, pageSize: 20 });
   });
 
   test('then following a filtered next link keeps filtering', async () => {

@@ -88,8 +88,14 @@ describe('When a partner pages through the feed while writes go on', () => {
     const past = await feed.events({ occurredBefore: '2020-01-01T00:00:00Z' });
     expect(past.body._embedded.events).toEqual([]);
     expect((await feed.events({ after: 'bm90LWEtY3Vyc29y' })).status).toBe(400);
-    const first = await feed.events({ limit: 1 });
+    const first = await feed.events({ type: 'rental_insurance.comment_added', limit: 1 });
     const second = await asPartner(world, world.agencies[0]!).follow(first.body._links.next.href);
     expect(second.body._embedded.events[0].id).not.toBe(first.body._embedded.events[0].id);
+    // The next page's query as values (for generated clients): the same page as the href.
+    const cursor = first.body._embedded.events[0].cursor;
+    expect(first.body._links.next.query).toEqual({ type: ['rental_insurance.comment_added'], after: cursor, limit: 1 });
+    expect(first.body._links.self.query).toEqual({ type: ['rental_insurance.comment_added'], limit: 1 });
+    const byQuery = await feed.events(first.body._links.next.query);
+    expect(byQuery.body._embedded.events).toEqual(second.body._embedded.events);
   });
 });

@@ -9,17 +9,17 @@ import type { operations } from './partner-api.js';
 type BodyOf<Id extends keyof operations> = operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;
 
 /** rental_insurance.status_changed: A guarantee changed status */
-export type RentalInsuranceStatusChangedEvent = BodyOf<'rentalInsuranceStatusChangedWebhook'>;
+export type RentalInsuranceStatusChangedEvent = BodyOf<'rentalInsuranceStatusChanged'>;
 /** rental_insurance.signature_changed: The contract signatures changed */
-export type RentalInsuranceSignatureChangedEvent = BodyOf<'rentalInsuranceSignatureChangedWebhook'>;
+export type RentalInsuranceSignatureChangedEvent = BodyOf<'rentalInsuranceSignatureChanged'>;
 /** rental_insurance.comment_added: A comment was added to a guarantee */
-export type RentalInsuranceCommentAddedEvent = BodyOf<'rentalInsuranceCommentAddedWebhook'>;
+export type RentalInsuranceCommentAddedEvent = BodyOf<'rentalInsuranceCommentAdded'>;
 /** rental_insurance.contract_reissued: The contract was reissued */
-export type RentalInsuranceContractReissuedEvent = BodyOf<'rentalInsuranceContractReissuedWebhook'>;
+export type RentalInsuranceContractReissuedEvent = BodyOf<'rentalInsuranceContractReissued'>;
 /** statement_entry.created: A statement entry was posted */
-export type StatementEntryCreatedEvent = BodyOf<'statementEntryCreatedWebhook'>;
+export type StatementEntryCreatedEvent = BodyOf<'statementEntryCreated'>;
 /** webhook.test: A test event */
-export type WebhookTestEvent = BodyOf<'webhookTestWebhook'>;
+export type WebhookTestEvent = BodyOf<'webhookTest'>;
 
 /** Every event the service may deliver: narrow it with `switch (event.type)` or a guard below. */
 export type WebhookEvent =
