@@ -5,7 +5,18 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/', '**/node_modules/', '.data/', '.scratch/', 'src/generated/', 'clients/typescript/src/generated/', 'coverage/'] },
+  {
+    ignores: [
+      '**/dist/',
+      '**/node_modules/',
+      '.data/',
+      '.scratch/',
+      'src/generated/',
+      'clients/typescript/src/generated/',
+      'conformance/generated-client/sdk/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
