@@ -34,12 +34,14 @@ start: build ## Install, build and start the sandbox service with an embedded da
 
 test: install ## Install and run the whole test suite against a real PostgreSQL (embedded unless TEST_DATABASE_URL)
 	@mkdir -p .data
-	npx jest --json --outputFile=.data/jest-results.json; status=$$?; node scripts/test-summary.mjs .data/jest-results.json; exit $$status
+	@rm -rf .data/operation-tally
+	npx jest --json --outputFile=.data/jest-results.json; status=$$?; node scripts/test-summary.mjs .data/jest-results.json --operation-tally=.data/operation-tally || status=1; exit $$status
 
 # Node 20 is past its end of life: the suite also runs on Node 24 LTS, fetched from the npm registry.
 test-node24: install ## The whole test suite again on Node 24 LTS (npx -p node@24); CI runs it after make test
 	@mkdir -p .data
-	npx -y -p node@24 node node_modules/jest/bin/jest.js --json --outputFile=.data/jest-results-node24.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-node24.json; exit $$status
+	@rm -rf .data/operation-tally
+	npx -y -p node@24 node node_modules/jest/bin/jest.js --json --outputFile=.data/jest-results-node24.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-node24.json --operation-tally=.data/operation-tally || status=1; exit $$status
 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 

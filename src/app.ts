@@ -37,6 +37,8 @@ export interface AppDependencies {
   ready: ReadinessCheck;
   /** Tests: fail any response that the contract does not allow. */
   checkResponses?: boolean;
+  /** Tests: told of every answer of an operation of the documents (the suite's tally). */
+  onAnswered?: (document: string, operationId: string, status: number) => void;
   /** Tests: the declarations to serve instead of the real ones (a deliberately broken registry). */
   apis?: { partner?: ApiDefinition<PartnerWork>; backOffice?: ApiDefinition<BackOfficeWork> };
 }
@@ -68,6 +70,14 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   });
   app.use(requestLog(deps.logger));
 
+  // The token endpoint (openapi/auth.yaml's one operation) is outside the pipeline: told here.
+  const { onAnswered } = deps;
+  if (onAnswered) {
+    app.post(`${config.AUTH_BASE_PATH}/oauth2/token`, (_req: Request, res: Response, next: NextFunction) => {
+      res.once('finish', () => onAnswered('openapi/auth.yaml', 'issueToken', res.statusCode));
+      next();
+    });
+  }
   app.use(config.AUTH_BASE_PATH, createTokenRouter(deps.db, config));
   app.all(`${config.AUTH_BASE_PATH}/oauth2/token`, (_req: Request, _res: Response, next: NextFunction) => {
     next(new ApiError(405, 'method_not_allowed', 'The token endpoint accepts POST only.', undefined, { Allow: 'POST' }));
@@ -93,6 +103,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         },
         rateLimits,
         checkResponses: deps.checkResponses,
+        onAnswered: deps.onAnswered,
       }),
     );
   await mount('/health', healthApi(deps.ready));

@@ -55,6 +55,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   rateLimits?: RateLimits;
   /** Tests turn this on: a response that the contract does not allow becomes a 500. */
   checkResponses?: boolean;
+  /** Tests: told of every answer of an operation (the suite's tally of the operations it exercised). */
+  onAnswered?: (document: string, operationId: string, status: number) => void;
 }
 
 interface Exchange {
@@ -158,6 +160,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     }
     sendResult(res, result);
     recordAnswer(options.name, exchange.operationId, result.status, started);
+    if (exchange.operationId) options.onAnswered?.(options.name, exchange.operationId, result.status);
   });
   return expressRouter;
 }

@@ -14,6 +14,7 @@ import { Lifecycle } from '../../src/health/lifecycle';
 import { readinessCheck } from '../../src/health/readiness';
 import { createLogger } from '../../src/logger';
 import { startDeliveryWorker } from '../../src/webhooks/delivery-worker';
+import { tallyAnswer, writeTally } from './operation-tally';
 
 export interface InProcessApp {
   app: Express;
@@ -55,6 +56,7 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
     lifecycle,
     ready: readinessCheck(db, lifecycle),
     checkResponses: true,
+    onAnswered: tallyAnswer,
   });
   return {
     app,
@@ -62,6 +64,7 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
     config,
     principals: tokenCache.principals,
     async close() {
+      writeTally();
       await deliveries.stop();
       await tokenCache.stop();
       await db.$disconnect();

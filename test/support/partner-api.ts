@@ -13,9 +13,7 @@
  * Spawned service processes are reached through `call` in service-process.ts instead: those suites
  * kill processes mid-request and need answers that never throw (status 0 for a dropped connection)
  * and per-request timeouts, which supertest does not give.
- *
- * test/contract/request-sites.ts reads this file to credit test files with operations: keep each
- * request a `request(...)[method](path)` whose method and path come from constants and parameters.
+
  */
 import request from 'supertest';
 import type { Test } from 'supertest';
