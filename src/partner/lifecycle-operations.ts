@@ -1,9 +1,10 @@
-/** Endpoints 5 to 12: history, comments, signatures, accept and refuse, co-tenants. */
+/** Endpoints 5 to 13: history, comments, signatures, accept and refuse, co-tenants. */
+import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation, type PartnerWork } from './unit-of-work';
 import { coTenantChanges, coTenantKey, newCoTenantColumns } from '../guarantees/co-tenant-writes';
 import { guaranteeDomainChecks } from '../guarantees/domain-checks';
-import { toRentalInsurance } from '../guarantees/guarantee-mapper';
+import { toCoTenant, toRentalInsurance } from '../guarantees/guarantee-mapper';
 import { toHistoryEntry } from '../guarantees/history';
 import { guaranteeId } from '../guarantees/request-values';
 
@@ -41,6 +42,17 @@ export const lifecycleOperations = [
 
   defineOperation('acceptRentalInsurance', decision('accept')),
   defineOperation('refuseRentalInsurance', decision('refuse')),
+
+  defineOperation('listCoTenants', {
+    handler: async ({ params, query }, work, request) => {
+      const row = await work.guarantees.find(guaranteeId(params.id));
+      if (!row) throw rentalInsuranceNotFound();
+      const page = pageRequest(query);
+      // The repository reads them in the order they were added.
+      const coTenants = row.coTenants.slice(page.offset, page.offset + page.size).map(toCoTenant);
+      return { status: 200, body: halPage(request, 'coTenants', coTenants, row.coTenants.length, page) };
+    },
+  }),
 
   defineOperation('addCoTenant', {
     ruleProblems: guaranteeDomainChecks.addCoTenant,

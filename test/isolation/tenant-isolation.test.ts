@@ -30,6 +30,7 @@ const ISOLATION: Record<string, 'foreign id' | 'list filters' | 'idempotency key
   listRentalInsuranceSignatures: 'foreign id',
   acceptRentalInsurance: 'foreign id',
   refuseRentalInsurance: 'foreign id',
+  listCoTenants: 'foreign id',
   addCoTenant: 'foreign id',
   patchCoTenant: 'foreign id',
   removeCoTenant: 'foreign id',

@@ -2,7 +2,7 @@
 import { expectErrorBody } from '../support/error-body';
 import { backOffice } from '../support/back-office';
 import { nextCpf } from '../support/factories';
-import { asPartner } from '../support/partner-api';
+import { asPartner, COLLECTION } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 
 const world = useTestApp({}, { agencies: 1 });
@@ -162,5 +162,43 @@ describe('When a co-tenant changes on a guarantee in review or under contract', 
     expectErrorBody(await partner.addCoTenant(created.id, { cpfCnpj: nextCpf(), name: 'X' }, { ifMatch: 'W/"2"' }), 409, 'invalid_state');
     expectErrorBody(await partner.patchCoTenant(created.id, cpf, { name: 'Y' }, { ifMatch: 'W/"2"' }), 409, 'invalid_state');
     expectErrorBody(await partner.removeCoTenant(created.id, cpf, { ifMatch: 'W/"2"' }), 409, 'invalid_state');
+  });
+});
+
+describe('When the partner lists the co-tenants of a guarantee', () => {
+  const coTenantsPath = (id: number | string, query = '') => `${COLLECTION}/${id}/co-tenants${query}`;
+
+  test('then they come in the order they were added, paged, as the guarantee shows them', async () => {
+    const created = await partner.newGuarantee();
+    const empty = await partner.request('get', coTenantsPath(created.id));
+    expect(empty.status).toBe(200);
+    expect(empty.body._embedded).toEqual({ coTenants: [] });
+    expect(empty.body.page).toEqual({ size: 20, totalElements: 0, totalPages: 0, number: 0 });
+
+    const cpfs = [nextCpf(), nextCpf(), nextCpf()];
+    for (const [index, cpf] of cpfs.entries()) {
+      const added = await partner.addCoTenant(created.id, { cpfCnpj: cpf, name: `Co-tenant ${index}` }, { ifMatch: `W/"${index + 1}"` });
+      expect(added.status).toBe(201);
+    }
+    const all = await partner.request('get', coTenantsPath(created.id));
+    expect(all.status).toBe(200);
+    expect(all.body._embedded.coTenants.map((coTenant: { cpfCnpj: string }) => coTenant.cpfCnpj)).toEqual(cpfs);
+    expect(all.body._embedded.coTenants[0]).toEqual({ cpfCnpj: cpfs[0], name: 'Co-tenant 0', email: null, birthDate: null, phoneNumber: null });
+    expect(all.body._embedded.coTenants).toEqual((await partner.get(created.id)).body.coTenants);
+
+    const second = await partner.request('get', coTenantsPath(created.id, '?page=1&pageSize=2'));
+    expect(second.status).toBe(200);
+    expect(second.body._embedded.coTenants.map((coTenant: { cpfCnpj: string }) => coTenant.cpfCnpj)).toEqual([cpfs[2]]);
+    expect(second.body.page).toEqual({ size: 2, totalElements: 3, totalPages: 2, number: 1 });
+    expect(second.body._links.prev.href).toMatch(/\/co-tenants\?page=0&pageSize=2$/);
+  });
+
+  test("then another agency's guarantee, or none, is 404 naming the guarantee", async () => {
+    const created = await partner.newGuarantee();
+    const other = asPartner(world, await world.newAgency());
+    for (const response of [await other.request('get', coTenantsPath(created.id)), await partner.request('get', coTenantsPath(999_999_999))]) {
+      expectErrorBody(response, 404, 'not_found');
+      expect(response.body.message).toBe('Rental insurance not found.');
+    }
   });
 });

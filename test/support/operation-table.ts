@@ -128,6 +128,15 @@ export const OPERATIONS: OperationEntry[] = [
     ifMatch: false,
   },
   {
+    operationId: 'listCoTenants',
+    method: 'GET',
+    path: '/v1/rental-insurances/{id}/co-tenants',
+    access: 'read',
+    idPath: true,
+    coTenantPath: false,
+    ifMatch: false,
+  },
+  {
     operationId: 'addCoTenant',
     method: 'POST',
     path: '/v1/rental-insurances/{id}/co-tenants',

@@ -215,7 +215,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the co-tenants of a guarantee
+         * @description The guarantee's co-tenants in the order they were added, paged like the guarantee list
+         *     (`page`, `pageSize` default 20, clamped to 1..200; a guarantee has at most 10 co-tenants, so
+         *     one page holds them all). The same co-tenants as the guarantee's `coTenants`; their
+         *     `cpfCnpj` is the one the co-tenant `PATCH` and `DELETE` paths take.
+         */
+        get: operations["listCoTenants"];
         put?: never;
         /**
          * Add a co-tenant
@@ -1390,6 +1397,15 @@ export interface components {
             _embedded: {
                 /** @description Records of this page, document first, then the tenant and the co-tenants. */
                 signatures: components["schemas"]["Signature"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's co-tenants. `_embedded` is always present. */
+        CoTenantPage: {
+            _embedded: {
+                /** @description Co-tenants of this page, in the order they were added. */
+                coTenants: components["schemas"]["CoTenant"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
@@ -3183,6 +3199,106 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCoTenants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's co-tenants. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "coTenants": [
+                     *           {
+                     *             "cpfCnpj": "11144477735",
+                     *             "name": "João Pereira Santos",
+                     *             "email": "joao.santos@example.com",
+                     *             "birthDate": "1986-09-30",
+                     *             "phoneNumber": "+5511912345678"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CoTenantPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
