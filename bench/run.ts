@@ -15,6 +15,7 @@ import { PROJECT_ROOT } from '../src/project-root';
 import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
+import { formatTopologyVariants, measureTopologyVariants } from './topology-variants';
 import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
@@ -133,6 +134,10 @@ async function main(): Promise<void> {
       !selected('deployment variants') || process.env.BENCH_VARIANTS === '0'
         ? ''
         : formatVariants(await measureDeploymentVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const topology =
+      !selected('topology variants') || process.env.BENCH_TOPOLOGY === '0'
+        ? ''
+        : formatTopologyVariants(await measureTopologyVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const webhooks = !selected('webhook lag') || process.env.BENCH_WEBHOOKS === '0' ? '' : formatWebhookLag(await measureWebhookLag(bench, env));
     const report =
       formatResults(
@@ -148,6 +153,7 @@ async function main(): Promise<void> {
       formatFloorPairs(floorPairs) +
       events +
       variants +
+      topology +
       webhooks;
     console.log(report);
     if (!process.env.BENCH_ONLY) {

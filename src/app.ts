@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
 
   const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
   // One set of limits per process, shared by every API: a credential's quota is one quota.
-  const rateLimits = new RateLimits(rateLimitPolicy(config));
+  const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
   const mount = async <Work>(basePath: string, api: ApiDefinition<Work>) =>
     app.use(
       basePath,

@@ -43,6 +43,8 @@ export interface Config {
   RATE_LIMIT_WINDOW_SECONDS: number;
   RATE_LIMIT_SEARCH_COST: number;
   RATE_LIMIT_SEARCH_CONCURRENCY: number;
+  /** Redis (`redis://…`) where every host counts the API quota; unset: each host counts its own (in memory). */
+  RATE_LIMIT_REDIS_URL?: string;
   /** Service processes on this host (node:cluster); 1 runs one process without a primary. */
   WEB_CONCURRENCY: number;
   /** Where GET /metrics listens (Prometheus); port 0 turns it off. Never a partner-facing address. */
@@ -128,6 +130,7 @@ const schema = {
     RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
     RATE_LIMIT_SEARCH_COST: { type: 'integer', minimum: 1, maximum: 10_000, default: 10 },
     RATE_LIMIT_SEARCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 100, default: 2 },
+    RATE_LIMIT_REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
     METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },

@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import type { Logger } from '../logger';
-import { databaseAnswered, databaseFailed } from '../database/outage-log';
+import { databaseFailed } from '../database/outage-log';
 import { NotificationBarrier } from './notification-barrier';
 import { PrincipalCache } from './principal-cache';
 
@@ -67,7 +67,6 @@ export function startRevocationListener(connectionString: string, cache: Princip
       await current.query(`LISTEN ${REVOCATION_CHANNEL}`);
       if (client !== current || stopped) return;
       cache.trust(barrier);
-      databaseAnswered();
       retryMs = 100;
       // A connection can die without an event (a network partition): a barrier round trip proves it
       // alive, and one that fails or hangs past its timeout ends it (caughtUpThrough).

@@ -4,23 +4,33 @@
  * command`) rather than Prisma's multi-line "Invalid `prisma.$queryRaw()` invocation" text. Without
  * it, a few seconds of outage wrote a line per failed request, scheduler run, queue poll and
  * listener retry. Whoever meets a failure hands it here first: an outage's failures are then
- * counted (the `database regained` line says how many and how long) and not logged again.
+ * counted (the `database regained` line says how many and how long) and not logged again; while
+ * one lasts, a probe every half second tells when it ends.
  */
 import type { Logger } from '../logger';
 import { isDatabaseUnavailable, waitedForConnection } from './unavailable';
 
 let logger: Logger | undefined;
+let probe: (() => Promise<unknown>) | undefined;
 let lostAt: number | undefined;
 let failures = 0;
+let probing: NodeJS.Timeout | undefined;
 
-/** Where this process's outage lines go (set once by the serving process). */
-export function logDatabaseOutagesTo(target: Logger | undefined): void {
+const PROBE_EVERY_MS = 500;
+
+/**
+ * Where this process's outage lines go, and the statement that proves the database back (a
+ * `SELECT 1` through the requests' own client). A new connection proves nothing behind a pooler,
+ * which accepts clients while the database is down; so an outage ends only when the probe answers.
+ */
+export function logDatabaseOutagesTo(target: Logger | undefined, check?: () => Promise<unknown>): void {
   logger = target;
+  probe = check;
 }
 
 /**
  * Whether `error` means the database cannot answer. If so, the first one of an outage is logged
- * (`database lost`) and the caller writes no line of its own.
+ * (`database lost`), the probe starts, and the caller writes no line of its own.
  */
 export function databaseFailed(error: unknown): boolean {
   // No free pooled connection in time is this process's load, not an outage: logged as before.
@@ -29,12 +39,30 @@ export function databaseFailed(error: unknown): boolean {
   if (lostAt === undefined) {
     lostAt = Date.now();
     logger?.error({ cause: driverMessage(error) }, 'database lost: answering 503 until it is back');
+    probeLater();
   }
   return true;
 }
 
-/** A connection opened or a statement answered: ends an outage, if one was logged. */
-export function databaseAnswered(): void {
+function probeLater(): void {
+  if (!probe || probing) return;
+  probing = setTimeout(() => {
+    void probe!().then(
+      () => {
+        probing = undefined;
+        databaseAnswered();
+      },
+      () => {
+        probing = undefined;
+        if (lostAt !== undefined) probeLater();
+      },
+    );
+  }, PROBE_EVERY_MS);
+  probing.unref();
+}
+
+/** The probe answered: ends the outage, if one was logged. */
+function databaseAnswered(): void {
   if (lostAt === undefined) return;
   logger?.warn({ downMs: Date.now() - lostAt, failures }, 'database regained');
   lostAt = undefined;

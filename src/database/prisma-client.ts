@@ -12,7 +12,7 @@ import { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { PoolStatistics } from '../observability/metrics';
 import { DatabasePool } from './driver-errors';
 import { StatementCachingClient, UnnamedStatementClient } from './statement-cache';
-import { databaseAnswered, databaseFailed } from './outage-log';
+import { databaseFailed } from './outage-log';
 
 export type Database = PrismaClient;
 /** The client handed to code running inside an interactive transaction. */
@@ -51,8 +51,6 @@ export function createDatabaseClient(connectionString: string, options: Database
     onPoolError: (error) => void databaseFailed(error),
     onConnectionError: (error) => void databaseFailed(error),
   });
-  // A new connection after an outage is the database back (logged once, outage-log.ts).
-  pool.on('connect', databaseAnswered);
   const db = new PrismaClient({ adapter });
   pools.set(db, pool);
   return db;

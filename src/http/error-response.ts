@@ -23,8 +23,10 @@ export function errorBody(error: ApiError, correlationId: string): ErrorBody {
 /** Unknown errors are logged in full and answered with a generic 500 that reveals nothing. */
 export function errorResult(req: Request, error: unknown): HttpResult {
   const apiError = toApiError(error);
-  // An unavailable database is logged once per outage (outage-log.ts), not once per request.
-  if (apiError.status >= 500 && !databaseFailed(error)) req.log?.error({ err: error, status: apiError.status }, 'request failed');
+  // An unavailable database is logged once per outage (outage-log.ts), not once per request; a 503
+  // the service chose to answer (not ready, draining, busy with searches) is no failure at all.
+  const answered503 = error instanceof ApiError && error.status === 503;
+  if (apiError.status >= 500 && !answered503 && !databaseFailed(error)) req.log?.error({ err: error, status: apiError.status }, 'request failed');
   return { status: apiError.status, headers: apiError.headers, body: errorBody(apiError, req.correlationId) };
 }
 

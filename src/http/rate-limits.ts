@@ -3,8 +3,10 @@
  * scope check (a request refused for its scope counts as one request):
  *  - a quota of RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS (rate-limiter-flexible), counted in
  *    memory by one process, or by the cluster's primary for all the workers of one host
- *    (RateLimiterCluster: no database statement per request); an expensive request (a tenant name
- *    search) counts RATE_LIMIT_SEARCH_COST requests;
+ *    (RateLimiterCluster: no database statement per request), or, with several hosts, in Redis
+ *    (RATE_LIMIT_REDIS_URL, RateLimiterRedis: one atomic command per request; the host's counter is
+ *    its insurance while Redis is unreachable); an expensive request (a tenant name search) counts
+ *    RATE_LIMIT_SEARCH_COST requests;
  *  - at most RATE_LIMIT_SEARCH_CONCURRENCY expensive requests of one credential at a time in this
  *    process, and at most half of the database pool for all credentials together, so that one
  *    partner's broad searches cannot take the connections every partner needs.
@@ -12,10 +14,12 @@
  * (draft-ietf-httpapi-ratelimit-headers); a refused one is 429 `rate_limited` with `Retry-After`.
  */
 import cluster from 'node:cluster';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
+import { quotaStore } from './quota-store';
 
 export interface RateLimitPolicy {
   /** Requests per window; 0 turns the quota off. */
@@ -25,6 +29,8 @@ export interface RateLimitPolicy {
   searchConcurrency: number;
   /** Expensive requests this process runs at once, for every credential together. */
   searchCapacity: number;
+  /** The shared counter store of several hosts (Redis); unset: this host counts alone. */
+  redisUrl?: string;
 }
 
 /** What a request consumed: the headers its answer carries. */
@@ -39,6 +45,7 @@ export function rateLimitPolicy(config: Config): RateLimitPolicy {
     searchCost: config.RATE_LIMIT_SEARCH_COST,
     searchConcurrency: config.RATE_LIMIT_SEARCH_CONCURRENCY,
     searchCapacity: Math.max(1, Math.floor(config.DATABASE_POOL_MAX / 2)),
+    redisUrl: config.RATE_LIMIT_REDIS_URL,
   };
 }
 
@@ -47,11 +54,24 @@ export class RateLimits {
   private readonly searches = new Map<string, number>();
   private searchesRunning = 0;
 
-  constructor(readonly policy: RateLimitPolicy) {
+  constructor(
+    readonly policy: RateLimitPolicy,
+    logger?: Logger,
+  ) {
     if (policy.points === 0) return;
     const options = { keyPrefix: 'api', points: policy.points, duration: policy.windowSeconds };
     // A worker of a cluster asks the primary (RateLimiterClusterMaster, runtime/cluster.ts).
-    this.limiter = cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 3_000 }) : new RateLimiterMemory(options);
+    const host = cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 3_000 }) : new RateLimiterMemory(options);
+    this.limiter = policy.redisUrl
+      ? new RateLimiterRedis({
+          ...options,
+          keyPrefix: 'rental-guarantee:api',
+          storeClient: quotaStore(policy.redisUrl, logger),
+          // Not connected: count on the host's counter at once rather than wait.
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: host,
+        })
+      : host;
   }
 
   /** Counts the request against the credential's quota; 429 when it is spent. */

@@ -14,6 +14,7 @@ import { observePool } from '../observability/metrics';
 import type { Logger } from '../logger';
 import { startHousekeeping } from '../scheduler/housekeeping';
 import { startScheduler } from '../scheduler/scheduler';
+import { closeQuotaStores } from '../http/quota-store';
 import { listen } from './http-server';
 import { Lifecycle } from '../health/lifecycle';
 import { readinessCheck } from '../health/readiness';
@@ -32,12 +33,12 @@ export interface Serving {
  * session work: the revocation LISTEN and the job queue.
  */
 export async function serve(config: Config, logger: Logger, database: { url: string; directUrl: string }): Promise<Serving> {
-  logDatabaseOutagesTo(logger);
   const db = createDatabaseClient(database.url, {
     poolMax: config.DATABASE_POOL_MAX,
     poolWaitMs: config.DATABASE_POOL_WAIT_MS,
     namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
   });
+  logDatabaseOutagesTo(logger, () => db.$queryRaw`SELECT 1`);
   const tokenCache = startTokenCache(database.directUrl, config.TOKEN_CACHE_SIZE, logger);
   await tokenCache.ready;
   const lifecycle = new Lifecycle();
@@ -56,7 +57,7 @@ export async function serve(config: Config, logger: Logger, database: { url: str
         lifecycle,
         {
           background: [() => housekeeping.stop(), () => scheduler.stop(), () => deliveries.stop()],
-          resources: [() => tokenCache.stop(), () => db.$disconnect(), ...(afterwards ? [afterwards] : [])],
+          resources: [() => tokenCache.stop(), () => db.$disconnect(), closeQuotaStores, ...(afterwards ? [afterwards] : [])],
         },
         config.SHUTDOWN_GRACE_MS,
         logger,

@@ -18,7 +18,7 @@ import { DELIVERY_TASK } from '../events/outbox';
 import type { Logger } from '../logger';
 import { attemptDelivery, type DeliverySettings } from './delivery-task';
 import { parseSchedule } from './retry-schedule';
-import { databaseAnswered, databaseFailed } from '../database/outage-log';
+import { databaseFailed } from '../database/outage-log';
 import { secretBox } from './secret-box';
 
 export interface DeliveryWorker {
@@ -53,7 +53,6 @@ export async function startDeliveryWorker(db: Database, config: Config, database
   pool.on('error', (error) => {
     if (!databaseFailed(error)) log.warn({ err: error }, 'a delivery worker connection ended');
   });
-  pool.on('connect', databaseAnswered);
   const deadWorkers: string[] = [];
   let stopping = false;
   let replacing: Promise<void> | undefined;

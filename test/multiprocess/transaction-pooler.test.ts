@@ -10,7 +10,7 @@ import { SCOPES } from '../../src/auth/scopes';
 import { migrateDatabase } from '../../src/database/migrate';
 import { createDatabaseClient } from '../../src/database/prisma-client';
 import { guaranteeBody } from '../support/factories';
-import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
+import { startPgBouncer, type PgBouncer } from '../../scripts/topology/pgbouncer';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
 import { bearerFor, call, startService, stopAllServices } from '../support/service-process';
 

@@ -4,6 +4,7 @@
  * of a test world, or another one on the same database, as a second service process would have.
  */
 import type { Express } from 'express';
+import { closeQuotaStores } from '../../src/http/quota-store';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app';
 import type { PrincipalCache } from '../../src/auth/principal-cache';
@@ -68,6 +69,7 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
       await deliveries.stop();
       await tokenCache.stop();
       await db.$disconnect();
+      await closeQuotaStores();
     },
   };
 }

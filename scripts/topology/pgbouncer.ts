@@ -1,6 +1,6 @@
 /**
- * A real PgBouncer (Debian's package, `apt-get install pgbouncer`; `.ci/run` installs it) in
- * transaction mode in front of a test's PostgreSQL server, as managed PostgreSQL services put one
+ * A real PgBouncer (Debian's package; scripts/topology/install-packages.sh installs it) in
+ * transaction mode in front of a PostgreSQL server (the tests' and the benchmark's), as managed PostgreSQL services put one
  * in front of theirs. It logs in to the server as the server's own user (`auth_type = any`), runs
  * as the unprivileged `postgres` user when the tests run as root (PgBouncer refuses root), and can
  * be restarted on the same port. `stop()` (afterAll) ends it.
@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './service-process';
+import { freePort } from './free-port';
 
 export interface PgBouncer {
   port: number;
@@ -33,7 +33,7 @@ export async function startPgBouncer(server: string, poolSize = 20, port?: numbe
     configFile,
     [
       '[databases]',
-      `* = host=${target.hostname} port=${target.port} user=${decodeURIComponent(target.username)} password=${decodeURIComponent(target.password)}`,
+      `* = host=${target.hostname === 'localhost' ? '127.0.0.1' : target.hostname} port=${target.port} user=${decodeURIComponent(target.username)}${target.password ? ` password=${decodeURIComponent(target.password)}` : ''}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${listenPort}`,
