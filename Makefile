@@ -6,7 +6,7 @@ export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 export CHECKPOINT_DISABLE := 1
 
-.PHONY: help install generate build start test test-node24 check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
+.PHONY: help install generate build start test test-node24 topology-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -42,6 +42,13 @@ test-node24: install ## The whole test suite again on Node 24 LTS (npx -p node@2
 	@mkdir -p .data
 	@rm -rf .data/operation-tally
 	npx -y -p node@24 node node_modules/jest/bin/jest.js --json --outputFile=.data/jest-results-node24.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-node24.json --operation-tally=.data/operation-tally || status=1; exit $$status
+
+# Issue 24: two hosts (clusters of two workers) behind HAProxy, PgBouncer in transaction mode, a primary
+# with a streaming replica and Redis, under faults (kill -9 of a host, pooler and primary restarts).
+topology-test: build ## The production topology test: hosts behind HAProxy, PgBouncer, replica, Redis, under faults (installs the Debian packages when missing)
+	scripts/topology/install-packages.sh
+	@mkdir -p .data; rm -f .data/jest-results-topology.json
+	npx jest test/topology --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-topology.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-topology.json; exit $$status
 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 

@@ -9,6 +9,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The topology test (hosts, balancer, pooler, replica) runs on its own: `make topology-test`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/topology/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
     '^.+\\.js$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
