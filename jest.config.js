@@ -1,7 +1,9 @@
 /**
  * Jest runs the TypeScript sources directly through ts-jest (transpile only; `make typecheck`
- * type-checks). Jest's module sandbox cannot require() ES modules on Node 20, so the one ESM-only
- * dependency loaded inside tests (openapi-backend's JSON-schema ref parser) is transpiled to CommonJS.
+ * type-checks). Jest 30's module sandbox can require() an ES module only with Node's
+ * --experimental-vm-modules flag, even on Node 24 (it checks for vm.SyntheticModule), so the one
+ * ESM-only dependency loaded inside tests (openapi-backend's JSON-schema ref parser) is transpiled
+ * to CommonJS instead of running the suite on an experimental flag.
  */
 const esmOnly = ['@apidevtools/json-schema-ref-parser'];
 

@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const lines = [
     `## ${OLD} against this checkout`,
     '',
-    `Run ${new Date().toISOString()}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
+    `Run ${new Date().toISOString()} on Node ${process.versions.node}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
     '',
     '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | CPU ms/request, server + PostgreSQL (medians), old; new | new peak RSS MB | statuses, old; new |',
     '|---|---|---|---:|---|---|---|---:|---|',

@@ -31,7 +31,7 @@ export function formatResults(
   const lines = [
     '# Benchmark results',
     '',
-    `Run ${new Date().toISOString()} on ${run.connections} connections, ${run.seconds} s per operation, one company with ` +
+    `Run ${new Date().toISOString()} on Node ${process.versions.node}, ${run.connections} connections, ${run.seconds} s per operation, one company with ` +
       `${run.rows.toLocaleString('en-US')} guarantees and ${run.rows.toLocaleString('en-US')} statement entries. ` +
       'Service, PostgreSQL and load generator share the same 2-core machine. Reproduce with `make bench`.',
     '',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Prints the closing line CI counts: "N passed, N failed" (", N skipped" when any), from one or
-// more `jest --json` result files (the suite under each Node version), summed. A missing file is
-// one failure: that run never reported.
+// Prints the closing line CI counts: "N passed, N failed" (", N skipped" when any), from
+// `jest --json` result files (several are summed). A missing file is one failure: that run never
+// reported.
 // With --operation-tally=DIR (the whole suite's tally, test/support/operation-tally.ts), every
 // operation of the partner, token and back-office documents that no test answered with success
 // is printed and counts as one failure.

@@ -13,5 +13,5 @@ export interface SandboxService {
 }
 
 export function freePort(): Promise<number>;
-export function startSandboxService(options: { name: string; env?: Record<string, string> }): Promise<SandboxService>;
+export function startSandboxService(options: { name: string; env?: Record<string, string>; command?: string[] }): Promise<SandboxService>;
 export function killAllSandboxServices(): void;

@@ -30,10 +30,11 @@ export function freePort() {
 }
 
 /**
- * @param {{ name: string, env?: Record<string, string> }} options  env overrides the defaults,
- *   e.g. SCHEDULER_INTERVAL_MS and the SANDBOX_* delays for a journey that needs the sandbox reviewer.
+ * @param {{ name: string, env?: Record<string, string>, command?: string[] }} options  env overrides
+ *   the defaults, e.g. SCHEDULER_INTERVAL_MS and the SANDBOX_* delays for a journey that needs the
+ *   sandbox reviewer; command replaces `tsx src/main.ts` (the Node 22 smoke check runs the build).
  */
-export async function startSandboxService({ name, env = {} }) {
+export async function startSandboxService({ name, env = {}, command = [path.join(root, 'node_modules/.bin/tsx'), 'src/main.ts'] }) {
   const dir = path.join(root, '.data', 'tmp', `${name}-${process.pid}-${randomBytes(3).toString('hex')}`);
   fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
@@ -53,7 +54,7 @@ export async function startSandboxService({ name, env = {} }) {
     ...env,
   });
   // Its own process group, so that stop() reaches tsx's node child and the postgres it starts.
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+  const child = spawn(command[0], command.slice(1), {
     cwd: root,
     env: childEnv,
     detached: true,
