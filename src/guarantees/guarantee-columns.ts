@@ -1,72 +1,41 @@
 /**
- * The SQL shape of a guarantee for the repository's tagged raw statements: every column under its
- * Prisma field name, the co-tenants as one JSON array, and the conversion back to Prisma's row
- * types (the same values the model API returns).
+ * The SQL shape of a guarantee for the repository's tagged raw statements, derived from the Prisma
+ * schema rather than restated: its scalar fields are Prisma's generated
+ * `RentalInsuranceScalarFieldEnum` (in the schema's order), each column is its field in snake_case
+ * (the schema's `@map` rule for every field), and the values a statement writes are typed by the
+ * generated `RentalInsurance` model's fields, so an unknown or misspelt field does not compile. Rows come
+ * back as Prisma's row types (the same values the model API returns).
  */
-import { Prisma, type CoTenant } from '../generated/prisma/client';
+import { Prisma, type CoTenant, type RentalInsurance } from '../generated/prisma/client';
 import type { GuaranteeRow } from './guarantee-mapper';
 
-const GUARANTEE_COLUMNS = [
-  ['id', 'id'],
-  ['company_id', 'companyId'],
-  ['external_id', 'externalId'],
-  ['status', 'status'],
-  ['version', 'version'],
-  ['creator_name', 'creatorName'],
-  ['creator_service_account', 'creatorServiceAccount'],
-  ['tenant_cpf_cnpj', 'tenantCpfCnpj'],
-  ['tenant_name', 'tenantName'],
-  ['tenant_name_search', 'tenantNameSearch'],
-  ['tenant_email', 'tenantEmail'],
-  ['tenant_birth_date', 'tenantBirthDate'],
-  ['tenant_phone', 'tenantPhone'],
-  ['tenant_profession', 'tenantProfession'],
-  ['property_external_id', 'propertyExternalId'],
-  ['property_type', 'propertyType'],
-  ['address_zip_code', 'addressZipCode'],
-  ['address_street', 'addressStreet'],
-  ['address_number', 'addressNumber'],
-  ['address_complement', 'addressComplement'],
-  ['address_neighborhood', 'addressNeighborhood'],
-  ['address_city', 'addressCity'],
-  ['address_state', 'addressState'],
-  ['rental_amount', 'rentalAmount'],
-  ['condo_fee', 'condoFee'],
-  ['property_tax', 'propertyTax'],
-  ['other_fees', 'otherFees'],
-  ['setup_fee', 'setupFee'],
-  ['installment_amount', 'installmentAmount'],
-  ['coverage_limit', 'coverageLimit'],
-  ['rent_coverage_limit', 'rentCoverageLimit'],
-  ['remaining_coverage_amount', 'remainingCoverageAmount'],
-  ['rent_remaining_coverage_amount', 'rentRemainingCoverageAmount'],
-  ['start_billing_date', 'startBillingDate'],
-  ['termination_date', 'terminationDate'],
-  ['approved_at', 'approvedAt'],
-  ['terminated_at', 'terminatedAt'],
-  ['created_at', 'createdAt'],
-  ['updated_at', 'updatedAt'],
-] as const;
+/** A scalar field of the guarantee model. */
+export type GuaranteeField = keyof RentalInsurance;
 
-export type GuaranteeField = (typeof GUARANTEE_COLUMNS)[number][1];
-const ENUM_COLUMNS = new Set(['status', 'property_type']);
-const COLUMN_OF_FIELD = new Map<string, string>(GUARANTEE_COLUMNS.map(([column, field]) => [field, column]));
+/** A value a statement writes: money as an exact decimal string, a date as a Date. */
+export type ColumnValue = string | number | boolean | Date | null;
+
+/** Values of the guarantee's fields to write (its id is the database's). */
+export type GuaranteeValues = Partial<Record<Exclude<GuaranteeField, 'id'>, ColumnValue>>;
+
+/** The model's fields whose type is one of the schema's enums (compared as text); the type fails when the model's change. */
+type EnumField = {
+  [Field in GuaranteeField]: string extends RentalInsurance[Field] ? never : RentalInsurance[Field] extends string ? Field : never;
+}[GuaranteeField];
+const ENUM_FIELDS: Record<EnumField, true> = { status: true, propertyType: true };
+
+const FIELDS = Object.values(Prisma.RentalInsuranceScalarFieldEnum);
+const columnName = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** The guarantee's columns of `r` under their field names (a fixed text: no value is ever part of it). */
-export const ROW_FIELDS = Prisma.raw(
-  GUARANTEE_COLUMNS.map(([column, field]) => `r.${column}${ENUM_COLUMNS.has(column) ? '::text' : ''} AS "${field}"`).join(', '),
-);
+export const ROW_FIELDS = Prisma.raw(FIELDS.map((field) => `r.${columnName(field)}${field in ENUM_FIELDS ? '::text' : ''} AS "${field}"`).join(', '));
 /** The co-tenants of `r`, oldest first, as one JSON array. */
 export const CO_TENANTS_OF_R = Prisma.raw(
   `COALESCE((SELECT json_agg(c ORDER BY c.id) FROM co_tenants c WHERE c.rental_insurance_id = r.id), '[]') AS "coTenants"`,
 );
 
-/** The column of a field, for the assignments of an insert or an update (only known fields). */
-export function columnOf(field: string): Prisma.Sql {
-  const column = COLUMN_OF_FIELD.get(field);
-  if (!column) throw new Error(`Unknown guarantee field ${field}`);
-  return Prisma.raw(column);
-}
+/** The column of a field, for the assignments of an insert or an update. */
+export const columnOf = (field: GuaranteeField): Prisma.Sql => Prisma.raw(columnName(field));
 
 /**
  * A value as a statement parameter. Dates travel as ISO text: PostgreSQL reads a DATE column's

@@ -6,6 +6,7 @@
 import type { components } from '../generated/partner-api';
 import { centsToDecimalString, normaliseCep, toCents } from '../validation';
 import type { FieldProblems } from './field-problems';
+import type { GuaranteeField } from './guarantee-columns';
 import { birthDateField, foldForSearch, normaliseCpfCnpjField, normalisePhoneField } from './person-fields';
 
 type Schemas = components['schemas'];
@@ -13,8 +14,8 @@ type Schemas = components['schemas'];
 export const MONEY_FIELDS = ['rentalAmount', 'condoFee', 'propertyTax', 'otherFees', 'setupFee'] as const;
 export type MoneyField = (typeof MONEY_FIELDS)[number];
 
-/** Column values of a guarantee that a partner controls, keyed by column name. */
-export type ColumnValues = Record<string, string | Date | null>;
+/** Values of the guarantee's fields that a partner controls (typed by the Prisma model). */
+export type ColumnValues = Partial<Record<Exclude<GuaranteeField, 'id'>, string | Date | null>>;
 
 /** `prefix.field`, or `field` at the top of the body. */
 export const fieldPath = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);

@@ -10,7 +10,16 @@ import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import type { CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { CO_TENANTS_OF_R, columnOf, parameterOf, ROW_FIELDS, toGuaranteeRow, type GuaranteeRecord } from './guarantee-columns';
+import {
+  CO_TENANTS_OF_R,
+  columnOf,
+  parameterOf,
+  ROW_FIELDS,
+  toGuaranteeRow,
+  type GuaranteeField,
+  type GuaranteeRecord,
+  type GuaranteeValues,
+} from './guarantee-columns';
 import type { Status } from './status-machine';
 
 export interface LockedGuarantee {
@@ -19,8 +28,9 @@ export interface LockedGuarantee {
   version: number;
 }
 
-/** Field name (as in GuaranteeRow) to column value. */
-export type GuaranteeValues = Record<string, unknown>;
+export type { GuaranteeValues };
+
+const entriesOf = (values: GuaranteeValues) => Object.entries(values) as Array<[GuaranteeField, unknown]>;
 
 const SELECT_GUARANTEE = Prisma.sql`SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} FROM rental_insurances r`;
 
@@ -55,7 +65,7 @@ export async function lockGuaranteeAnyCompany(db: Queryable, id: bigint): Promis
 
 /** Inserts a guarantee and its co-tenants (in the order given) in one statement. */
 export async function insertGuarantee(db: Queryable, values: GuaranteeValues, coTenants: CoTenantColumns[]): Promise<GuaranteeRow> {
-  const entries = Object.entries(values);
+  const entries = entriesOf(values);
   const coTenantsJson = JSON.stringify(
     coTenants.map((coTenant) => ({ ...coTenant, birthDate: coTenant.birthDate ? coTenant.birthDate.toISOString().slice(0, 10) : null })),
   );
@@ -76,7 +86,7 @@ export async function insertGuarantee(db: Queryable, values: GuaranteeValues, co
 
 /** Applies a change to a locked guarantee and moves it to the next version. */
 export async function updateGuarantee(db: Queryable, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
-  const assignments = Object.entries({ ...values, version: locked.version + 1, updatedAt: new Date() }).map(
+  const assignments = entriesOf({ ...values, version: locked.version + 1, updatedAt: new Date() }).map(
     ([field, value]) => Prisma.sql`${columnOf(field)} = ${parameterOf(value)}`,
   );
   const records = await db.$queryRaw<GuaranteeRecord[]>`

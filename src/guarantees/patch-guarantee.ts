@@ -20,7 +20,7 @@ export async function patchGuarantee(db: Queryable, actor: Actor, current: Guara
   const requested = patchColumns(problems, patch);
   problems.throwIfAny();
 
-  const changed = Object.keys(requested).filter((column) => !sameValue(current, column, requested[column]!));
+  const changed = (Object.keys(requested) as Array<keyof typeof requested>).filter((column) => !sameValue(current, column, requested[column]!));
   const monetary = changed.some((column) => (MONEY_FIELDS as readonly string[]).includes(column));
   const contractual = changed.some((column) => column.startsWith('tenant') || column.startsWith('property') || column.startsWith('address'));
   const event = { type: 'partner_changed_data', monetary, contractual } as const;
