@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkExampleWebhookHandler } from './support/example-webhooks.mjs';
 import { exitWith } from './support/exit-with.mjs';
 import { startSandboxService } from './support/sandbox-service.mjs';
 
@@ -62,6 +63,13 @@ async function main() {
     console.log(
       `example: OK, examples/typescript took a guarantee from creation to active in the sandbox (${((Date.now() - started) / 1000).toFixed(1)} s)`,
     );
+    const webhooks = await checkExampleWebhookHandler(root, service);
+    console.log(webhooks.output);
+    if (webhooks.problems.length > 0) {
+      console.error(`example: FAILED: ${webhooks.problems.join('; ')}`);
+      return 1;
+    }
+    console.log('example: OK, the example webhook handler verified and handled the events rental-guarantee listen forwarded');
     return 0;
   } finally {
     await service.stop();
