@@ -95,7 +95,7 @@ contract-journey: install ## A partner journey through Prism (proxy, --errors) i
 # Integrator kit (issue 15). CI runs `make -k integrator-kit` after `make contract-checks`.
 integrator-kit: reference-page-check client-test example conformance-selftest generated-client-journey ## Reference page in Chromium, client tests, example, conformance kit self-test, a second generator's client
 
-reference-page-check: install ## GET /docs in headless Chromium (Debian's, apt-get installed if missing): every operation, no outside request; screenshots in .data/reference-page/
+reference-page-check: install ## GET /docs in headless Chromium (Debian's, apt-get installed if missing): every operation, a request sent from its console, no outside request; screenshots in .data/reference-page/
 	node scripts/reference-page-check.mjs
 
 client-build: install ## Compile the TypeScript client (clients/typescript/) to its dist/

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * The API reference page (GET {base_url}/docs) in a real headless Chromium, against a real sandbox
- * service (make reference-page-check; CI runs it). It fails unless:
+ * The API reference page (GET {base_url}/docs, Scalar) in a real headless Chromium, against a real
+ * sandbox service (make reference-page-check; CI runs it). It fails unless:
  *   - every operation (and webhook) of the published document is on the page, and so are the
  *     Authentication section (the OAuth 2.0 scheme, its scopes and this deployment's token URL),
  *     the servers set to this deployment, and the sandbox magic values;
+ *   - the request console works as a partner uses it: with a sandbox client ID and secret typed
+ *     into the Authentication panel, "Authorize" gets a token, and "List guarantees" (List rental
+ *     insurances) sent from the page answers 200 with the page of guarantees, which the console shows;
  *   - no request failed or answered >= 400, no request left the service's origin (blob: and
  *     data: URLs of the page itself are local), and the page logged no error (a blocked
  *     Content-Security-Policy load is one);
@@ -60,7 +63,7 @@ function isLocal(url, origin) {
   }
 }
 
-async function checkPage(service, document) {
+async function checkPage(service, document, guaranteeId) {
   const problems = [];
   const requests = [];
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'reference-page-chromium-'));
@@ -72,7 +75,7 @@ async function checkPage(service, document) {
   });
   try {
     context.on('request', (request) => {
-      requests.push(request.url());
+      requests.push(`${request.method()} ${request.url()}`);
       if (!isLocal(request.url(), service.origin)) problems.push(`request left the host: ${request.method()} ${request.url()}`);
     });
     context.on('requestfailed', (request) => problems.push(`request failed: ${request.url().slice(0, 200)} (${request.failure()?.errorText})`));
@@ -87,32 +90,43 @@ async function checkPage(service, document) {
 
     const response = await page.goto(`${service.baseUrl}/docs`, { waitUntil: 'load' });
     if (response?.status() !== 200) problems.push(`GET /docs answered ${response?.status()}`);
-    await page.waitForSelector('[data-section-id^="operation/"]', { timeout: 60_000 });
-    await page.waitForLoadState('networkidle');
+    await page.waitForSelector('[id*="/tag/"][id*="/GET/"]', { timeout: 60_000 });
+    // A page that keeps trying to reach another host never goes idle: say so, and go on checking.
+    await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => problems.push('the page was not network-idle within 30 s'));
 
-    const present = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-section-id]')].map((element) => element.getAttribute('data-section-id')),
-    );
-    const sections = new Set(present);
-    const operations = [...operationsOf(document.paths), ...operationsOf(document.webhooks)];
-    for (const { label, operationId } of operations) {
-      if (!operationId) problems.push(`${label}: has no operationId, so the check cannot find it on the page`);
-      else if (!sections.has(`operation/${operationId}`)) problems.push(`${label} (${operationId}) is not on the page`);
+    // Scalar names an operation's section ".../tag/<tag>/<METHOD>/<path>" and a webhook's
+    // ".../webhook/<METHOD>/<name, lower case>"; every tag is open (defaultOpenAllTags).
+    const ids = await page.evaluate(() => [...document.querySelectorAll('[id]')].map((element) => element.id));
+    const operations = [
+      ...operationsOf(document.paths).map((operation) => ({ ...operation, idEnd: `/${operation.method.toUpperCase()}${operation.name}` })),
+      ...operationsOf(document.webhooks).map((operation) => ({
+        ...operation,
+        idEnd: `/webhook/${operation.method.toUpperCase()}/${operation.name.toLowerCase()}`,
+      })),
+    ];
+    for (const { label, idEnd } of operations) {
+      if (!ids.some((id) => id.endsWith(idEnd))) problems.push(`${label} is not on the page`);
     }
     const text = await page.evaluate(() => document.getElementById('reference')?.textContent ?? '');
     const schemes = Object.keys(document.components?.securitySchemes ?? {});
+    const authentication = page
+      .locator('.scalar-card, section, div')
+      .filter({ hasText: /^Authentication/ })
+      .filter({ hasText: 'Client Secret' })
+      .last();
+    const authenticationText = (await authentication.textContent()) ?? '';
     for (const scheme of schemes) {
-      if (!sections.has(`section/Authentication/${scheme}`)) problems.push(`the Authentication section of the ${scheme} scheme is not on the page`);
+      if (!authenticationText.includes(scheme)) problems.push(`the Authentication section of the ${scheme} scheme is not on the page`);
     }
     const tokenUrl = `${service.authUrl}/oauth2/token`;
     const scopes = Object.keys(document.components?.securitySchemes?.oauth2?.flows?.clientCredentials?.scopes ?? {});
-    for (const expected of [tokenUrl, ...scopes, `${service.baseUrl}/v1/rental-insurances`]) {
+    for (const expected of [tokenUrl, ...scopes, service.baseUrl]) {
       if (!text.includes(expected)) problems.push(`the page does not show ${expected}`);
     }
-    const sandbox = page.locator('[data-section-id="section/Testing-in-the-sandbox"]');
+    const sandbox = page.locator('h2[id$="/description/testing-in-the-sandbox"]');
     await sandbox.scrollIntoViewIfNeeded();
-    const sandboxText = (await sandbox.textContent()) ?? '';
-    if (!(await sandbox.isVisible()) || !/Magic values/.test(sandboxText) || !sandboxText.includes('3500.01')) {
+    const afterSandbox = text.slice(text.indexOf('Testing in the sandbox'));
+    if (!(await sandbox.isVisible()) || !/Magic values/.test(afterSandbox) || !afterSandbox.includes('3500.01')) {
       problems.push('the sandbox magic values (section "Testing in the sandbox") are not visible');
     }
     fs.mkdirSync(OUT, { recursive: true });
@@ -121,6 +135,8 @@ async function checkPage(service, document) {
     // eslint-disable-next-line no-undef
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(OUT, 'reference-page.png') });
+
+    problems.push(...(await sendFromConsole(page, service, document, guaranteeId)));
     return { problems, operations: operations.length, requests };
   } finally {
     await context.close();
@@ -128,10 +144,100 @@ async function checkPage(service, document) {
   }
 }
 
+/**
+ * What a partner does in the console: client ID and secret into the Authentication panel,
+ * Authorize, then "Test Request" on List guarantees, the example filters unticked (they would
+ * select nothing), Send. The answer must be a 200 with the page of guarantees, shown on the page.
+ */
+async function sendFromConsole(page, service, document, guaranteeId) {
+  const problems = [];
+  const tokenUrl = `${service.authUrl}/oauth2/token`;
+  await page.locator('[data-placeholder="12345"]').first().click(); // Client ID (an editable field)
+  await page.keyboard.type(service.clientId);
+  await page.locator('input[placeholder="XYZ123"]').first().fill(service.clientSecret); // Client Secret
+  const [token] = await Promise.all([
+    page.waitForResponse((answer) => answer.url() === tokenUrl, { timeout: 30_000 }),
+    page.getByRole('button', { name: 'Authorize' }).first().click(),
+  ]);
+  if (token.status() !== 200) return [`Authorize: the token endpoint answered ${token.status()}`];
+
+  const list = page.locator('[id$="/GET/v1/rental-insurances"]').first();
+  await list.scrollIntoViewIfNeeded();
+  await list
+    .getByRole('button', { name: /Test Request/ })
+    .first()
+    .click();
+  const listPath = document.paths['/v1/rental-insurances'].get;
+  const filters = (listPath.parameters ?? [])
+    .map((parameter) => (parameter.$ref ? resolve(document, parameter.$ref) : parameter))
+    .filter((parameter) => parameter.in === 'query' && !['page', 'pageSize'].includes(parameter.name))
+    .map((parameter) => parameter.name);
+  for (const name of filters) {
+    const include = page.locator(`input[aria-label="Include ${name} in request"]`).first();
+    if ((await include.count()) > 0 && (await include.isChecked())) await include.uncheck();
+  }
+  const listUrl = `${service.baseUrl}/v1/rental-insurances`;
+  const [answer] = await Promise.all([
+    page.waitForResponse((candidate) => candidate.url().split('?')[0] === listUrl && candidate.request().method() === 'GET', { timeout: 30_000 }),
+    page.getByRole('button', { name: 'Send' }).first().click(),
+  ]);
+  const body = await answer.json().catch(() => undefined);
+  const ids = body?._embedded?.rentalInsurances?.map((guarantee) => guarantee.id) ?? [];
+  if (answer.status() !== 200) problems.push(`List guarantees sent from the page answered ${answer.status()}`);
+  else if (!ids.includes(guaranteeId))
+    problems.push(`List guarantees sent from the page did not list guarantee ${guaranteeId}: ${JSON.stringify(body).slice(0, 300)}`);
+  const shown = page.getByText('200 OK').first();
+  try {
+    await shown.waitFor({ state: 'visible', timeout: 10_000 });
+  } catch {
+    problems.push('the console does not show the 200 answer');
+  }
+  if (!(await page.getByText(`"id": ${guaranteeId}`).first().isVisible()))
+    problems.push(`the console does not show guarantee ${guaranteeId} in the answer`);
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: path.join(OUT, 'request-console.png') });
+  return problems;
+}
+
+function resolve(document, ref) {
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node, key) => node?.[key], document);
+}
+
+/** A guarantee of the demo credential's agency, so that the console's list has something to show. */
+async function createGuarantee(service) {
+  const token = await fetch(`${service.authUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: `Basic ${Buffer.from(`${service.clientId}:${service.clientSecret}`).toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token: accessToken } = await token.json();
+  const created = await fetch(`${service.baseUrl}/v1/rental-insurances`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${accessToken}`, 'Idempotency-Key': `reference-page-${Date.now()}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      tenant: { cpfCnpj: '529.982.247-25', name: 'Maria José da Silva' },
+      property: {
+        externalId: 'IMV-1',
+        type: 'apartment',
+        address: { zipCode: '01310-100', street: 'Avenida Paulista', number: '1578', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+      },
+      rentalAmount: 3500,
+    }),
+  });
+  if (created.status !== 201) throw new Error(`creating a guarantee answered ${created.status}: ${await created.text()}`);
+  return (await created.json()).id;
+}
+
 function operationsOf(paths = {}) {
   const methods = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
   return Object.entries(paths).flatMap(([name, item]) =>
-    methods.filter((method) => item?.[method]).map((method) => ({ label: `${method.toUpperCase()} ${name}`, operationId: item[method].operationId })),
+    methods.filter((method) => item?.[method]).map((method) => ({ label: `${method.toUpperCase()} ${name}`, method, name })),
   );
 }
 
@@ -141,7 +247,8 @@ async function main() {
   const service = await startSandboxService({ name: 'reference-page' });
   try {
     const document = await (await fetch(`${service.baseUrl}/openapi.json`)).json();
-    const { problems, operations, requests } = await checkPage(service, document);
+    const guaranteeId = await createGuarantee(service);
+    const { problems, operations, requests } = await checkPage(service, document, guaranteeId);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (problems.length > 0) {
       console.error(`reference-page-check: FAILED (${problems.length} problem(s)):\n  - ${problems.join('\n  - ')}`);
@@ -150,8 +257,9 @@ async function main() {
     }
     console.log(
       `reference-page-check: OK, ${operations} operations, the Authentication section, this deployment's servers and the sandbox magic values ` +
-        `on ${service.baseUrl}/docs; ${requests.length} request(s), all to the service itself, none failed (${seconds} s). ` +
-        `Screenshots: ${path.relative(root, OUT)}/reference-page.png, sandbox-magic-values.png`,
+        `on ${service.baseUrl}/docs; from the page's console, a token with the sandbox client ID and secret and List guarantees answered 200 ` +
+        `with the guarantee; ${requests.length} request(s), all to the service itself, none failed (${seconds} s). ` +
+        `Screenshots: ${path.relative(root, OUT)}/reference-page.png, sandbox-magic-values.png, request-console.png`,
     );
     return 0;
   } finally {

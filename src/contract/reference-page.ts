@@ -1,66 +1,84 @@
 /**
- * GET {base_url}/docs: the partner document rendered by Redoc (2.x standalone bundle), as ONE
- * self-contained HTML page: the renderer and the document are inlined, so the page loads nothing
- * else, from us or from anyone (no CDN, no font, no image host). A pure function of the document,
- * cached per document; the Content-Security-Policy that goes with it allows exactly the two inline
- * scripts (by hash) and refuses every other origin, so a future renderer version that tries to
- * load something from outside fails loudly in the browser check instead of leaking.
+ * GET {base_url}/docs: the partner document rendered by Scalar (@scalar/api-reference, its browser
+ * standalone bundle), as ONE self-contained HTML page: the renderer and the document are inlined,
+ * so the page loads nothing else, from us or from anyone (no CDN, no font host, no telemetry). A
+ * pure function of the document and of whether the page has a request console, cached; the
+ * Content-Security-Policy that goes with it allows exactly the two inline scripts (by hash), and
+ * requests only to this origin, so a renderer version that tries to load or send something
+ * elsewhere fails loudly in the browser check instead of leaking.
  *
- * Why Redoc 2.5 and not Scalar: Redoc's standalone bundle is a single file we can inline and hash,
- * and redoc 2.5 installs on Node 20 (its engines field: node >= 6.9), which the service still supports.
- * Scalar's Express middleware (@scalar/express-api-reference 0.10, and @scalar/api-reference 1.x
- * behind it) declares Node >= 22, and its page loads the renderer from cdn.jsdelivr.net by default
- * (its ESM build then imports further chunks), so self-hosting would mean serving its files too.
- * Redoc 3.0 also declares Node >= 22: stay on 2.5.x while Node 20 is supported.
+ * Why Scalar (issue 22): with Node 20 gone it installs, and its request console lets a partner
+ * fill in sandbox client credentials (OAuth 2.0 client credentials) and send a request from the
+ * page; Redoc has no console. The console talks to this origin directly: the token URL and the
+ * servers are this deployment's, so Scalar's proxy (proxy.scalar.com by default for the web
+ * layout) is turned off by an empty proxyUrl, and connect-src 'self' enforces it.
+ *
+ * Production pages have no console (consoleEnabled false): the docs stay the same, but a partner
+ * does not type production secrets into a web page; they try calls on the sandbox's page.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 
 export interface ReferencePage {
   html: string;
   contentSecurityPolicy: string;
 }
 
-// Redoc 2.5 draws its attribution logo from Redocly's CDN (there is no option to turn it off);
-// a blank inline image keeps the link and loads nothing. Checked: the URL occurs exactly once.
-const EXTERNAL_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-const BLANK_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==';
+// System fonts: Scalar's default fonts (Inter, JetBrains Mono) come from fonts.scalar.com.
+const FONTS = [
+  ':root {',
+  '  --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;',
+  '  --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;',
+  '}',
+].join('\n');
 
-// System fonts: Redoc's default fonts (Montserrat, Roboto) would have to come from a font host.
-const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
-const REDOC_OPTIONS = {
-  theme: { typography: { fontFamily: SANS, headings: { fontFamily: SANS }, code: { fontFamily: MONO } } },
-  expandResponses: '200,201',
-  jsonSampleExpandLevel: 3,
-  hideHostname: false,
-  menuToggle: true,
-  sortPropsAlphabetically: false,
-  // The page never needs the network: the "Download" button saves the inlined document.
-  downloadFileName: 'openapi.json',
-};
+/** Scalar's configuration; `content` (the document) is added from the data block in the page. */
+function scalarOptions(consoleEnabled: boolean): Record<string, unknown> {
+  return {
+    withDefaultFonts: false,
+    customCss: FONTS,
+    // Nothing of Scalar's hosted services: no telemetry, no AI agent, no MCP, no proxy.
+    telemetry: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    proxyUrl: '',
+    showDeveloperTools: 'never',
+    hideClientButton: !consoleEnabled,
+    hideTestRequestButton: !consoleEnabled,
+    // A secret typed into the console lives in the page only, never in localStorage.
+    persistAuth: false,
+    documentDownloadType: 'json',
+    defaultOpenAllTags: true,
+    authentication: { preferredSecurityScheme: 'oauth2' },
+  };
+}
 
 const INIT_SCRIPT = [
   "var documentElement = document.getElementById('partner-document');",
-  "Redoc.init(JSON.parse(documentElement.textContent), JSON.parse(documentElement.getAttribute('data-options')), document.getElementById('reference'));",
+  "var options = JSON.parse(documentElement.getAttribute('data-options'));",
+  'options.content = JSON.parse(documentElement.textContent);',
+  "Scalar.createApiReference('#reference', options);",
 ].join('\n');
 
 let renderer: { script: string; hash: string } | undefined;
 const cache = new Map<string, ReferencePage>();
-const CACHE_ENTRIES = 4; // one per origin the service is reached at; PUBLIC_ORIGIN makes it one
+// One per origin the service is reached at (PUBLIC_ORIGIN makes it one); each page holds the
+// 4.3 MB bundle (about 9 MB of memory: its non-Latin-1 characters make it a two-byte string).
+const CACHE_ENTRIES = 4;
 
-export function referencePage(document: Record<string, unknown>): ReferencePage {
+export function referencePage(document: Record<string, unknown>, options: { consoleEnabled: boolean }): ReferencePage {
   const json = JSON.stringify(document);
-  const key = createHash('sha256').update(json).digest('base64');
+  const key = `${options.consoleEnabled}:${createHash('sha256').update(json).digest('base64')}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const page = render(document, json);
+  const page = render(document, json, options.consoleEnabled);
   if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, page);
   return page;
 }
 
-function render(document: Record<string, unknown>, json: string): ReferencePage {
+function render(document: Record<string, unknown>, json: string, consoleEnabled: boolean): ReferencePage {
   const { script, hash } = (renderer ??= loadRenderer());
   const info = (document['info'] ?? {}) as { title?: string; version?: string };
   const title = escapeHtml(`${info.title ?? 'API'} ${info.version ?? ''} reference`.trim());
@@ -72,12 +90,11 @@ function render(document: Record<string, unknown>, json: string): ReferencePage 
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
 <title>${title}</title>
-<style>body { margin: 0; padding: 0; }</style>
 </head>
 <body>
 <noscript>This page needs JavaScript. The same document is available as <a href="openapi.json">openapi.json</a> and <a href="openapi.yaml">openapi.yaml</a>.</noscript>
 <div id="reference"></div>
-<script id="partner-document" type="application/json" data-options="${escapeHtml(JSON.stringify(REDOC_OPTIONS))}">${jsonForScript(json)}</script>
+<script id="partner-document" type="application/json" data-options="${escapeHtml(JSON.stringify(scalarOptions(consoleEnabled)))}">${jsonForScript(json)}</script>
 <script>${script}</script>
 <script>${INIT_SCRIPT}</script>
 </body>
@@ -86,12 +103,12 @@ function render(document: Record<string, unknown>, json: string): ReferencePage 
   const contentSecurityPolicy = [
     "default-src 'none'",
     `script-src '${hash}' '${sha256(INIT_SCRIPT)}'`,
-    // Redoc (styled-components) writes its styles into <style> elements and style attributes.
+    // Scalar (Vue, Tailwind) writes its styles into <style> elements and style attributes.
     "style-src 'unsafe-inline'",
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "font-src 'self' data:",
+    // The console's token and API requests: this deployment only.
     "connect-src 'self'",
-    // The search index runs in a worker that the bundle starts from a blob: URL.
     'worker-src blob:',
     "base-uri 'none'",
     "form-action 'none'",
@@ -101,10 +118,10 @@ function render(document: Record<string, unknown>, json: string): ReferencePage 
 }
 
 function loadRenderer(): { script: string; hash: string } {
-  const original = fs.readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
-  const occurrences = original.split(EXTERNAL_LOGO).length - 1;
-  if (occurrences !== 1) throw new Error(`reference page: expected Redoc's CDN logo URL once in the bundle, found it ${occurrences} times`);
-  const script = original.replace(EXTERNAL_LOGO, BLANK_IMAGE);
+  // The package exports no path to its browser bundle; it sits beside the entry point (dist/).
+  const bundle = fs.readFileSync(path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js'), 'utf8');
+  // The source map is not shipped with the page; without the comment no devtools asks for it.
+  const script = bundle.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   assertInlineScriptSafe(script);
   return { script, hash: sha256(script) };
 }

@@ -593,11 +593,15 @@ export interface paths {
         };
         /**
          * Read this document as an API reference page (HTML)
-         * @description This document rendered as a human-readable API reference (Redoc), with `servers` set to the
-         *     deployment that answers. One self-contained HTML page: the renderer and the document are
-         *     inlined, and the page loads nothing from any other address (no CDN, fonts or images), as its
-         *     `Content-Security-Policy` enforces. Public: no token needed. The page is read-only: it never
-         *     asks for credentials.
+         * @description This document rendered as a human-readable API reference (Scalar), with `servers` and the
+         *     token URL set to the deployment that answers. One self-contained HTML page: the renderer and
+         *     the document are inlined, and the page loads nothing from any other address (no CDN, fonts,
+         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed.
+         *
+         *     In the sandbox the page has a request console: a partner types a sandbox client ID and secret
+         *     into its Authentication panel, and the page gets a token and sends requests to this same
+         *     deployment (never through a proxy or another host); the secret stays in the page and is not
+         *     stored in the browser. A production page has no console: try requests in the sandbox.
          */
         get: operations["getApiReference"];
         put?: never;

@@ -30,7 +30,8 @@ export function publishedDocumentOperations(options: PublishedDocumentOptions) {
     definePublicOperation('getOpenApiJson', async (_input, request) => ({ status: 200, body: documentFor(request) })),
     definePublicOperation('getOpenApiYaml', async (_input, request) => ({ status: 200, body: YAML.stringify(documentFor(request)) })),
     definePublicOperation('getApiReference', async (_input, request) => {
-      const page = referencePage(documentFor(request));
+      // The request console only in the sandbox (README, "For partners").
+      const page = referencePage(documentFor(request), { consoleEnabled: options.environment === 'sandbox' });
       return { status: 200, headers: { 'Content-Security-Policy': page.contentSecurityPolicy }, body: page.html };
     }),
   ];

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import YAML from 'yaml';
+import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { API } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 
@@ -25,6 +26,18 @@ const asText = (res: request.Response, done: (error: Error | null, body: string)
   stream.on('data', (chunk: string) => (text += chunk));
   stream.on('end', () => done(null, text));
 };
+
+/** Scalar's configuration, carried by the data block's data-options attribute. */
+function optionsOf(html: string): Record<string, unknown> {
+  const attribute = /id="partner-document" type="application\/json" data-options="([^"]*)"/.exec(html)![1]!;
+  return JSON.parse(
+    attribute
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  ) as Record<string, unknown>;
+}
 
 const t = useTestApp();
 const getPage = (host: string) => request(t.app).get(`${API}/docs`).set('Host', host).buffer(true).parse(asText);
@@ -57,8 +70,27 @@ describe('When anyone opens the API reference page', () => {
     expect(markup).not.toMatch(/\s(src|href|srcset|action)=["']?(https?:)?\/\//i);
     expect(markup).not.toMatch(/<script[^>]*\ssrc=/i);
     expect(markup).toContain('<link rel="icon" href="data:,">'); // no favicon request either
-    // The renderer's one hard-coded CDN image is replaced by an inline one.
-    expect(html).not.toContain('cdn.redoc.ly');
+    // Scalar's own services stay off: its font host, telemetry, AI agent, MCP and request proxy.
+    expect(optionsOf(html)).toMatchObject({
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      proxyUrl: '',
+      persistAuth: false,
+    });
+  });
+
+  test('then the sandbox page has the request console, and a production page has none', async () => {
+    expect(optionsOf((await getPage('partner.test')).body as string)).toMatchObject({ hideTestRequestButton: false, hideClientButton: false });
+    const production = await t.anotherApp({
+      ENVIRONMENT: 'production',
+      PUBLIC_ORIGIN: 'https://api.example.test',
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
+    });
+    const response = await request(production.app).get(`${API}/docs`).buffer(true).parse(asText);
+    expect(response.status).toBe(200);
+    expect(optionsOf(response.body as string)).toMatchObject({ hideTestRequestButton: true, hideClientButton: true });
   });
 
   test('then its Content-Security-Policy allows exactly its two inline scripts and no other origin', async () => {
