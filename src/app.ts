@@ -23,6 +23,7 @@ import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
 import type { Lifecycle } from './health/lifecycle';
+import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
 import type { PartnerWork } from './partner/unit-of-work';
 
@@ -35,6 +36,8 @@ export interface AppDependencies {
   /** Serving or draining (graceful shutdown), and whether this process should get traffic. */
   lifecycle: Lifecycle;
   ready: ReadinessCheck;
+  /** Reads the streaming replica may serve (DATABASE_REPLICA_URL); absent: none. */
+  replicaReads?: ReplicaReads;
   /** Tests: fail any response that the contract does not allow. */
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation of the documents (the suite's tally). */
@@ -102,6 +105,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
           transactionWaitMs: config.DATABASE_POOL_WAIT_MS,
         },
         rateLimits,
+        replicaReads: deps.replicaReads,
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
       }),

@@ -25,6 +25,10 @@ export interface Config {
    * a transaction pooler hands one server connection to several clients.
    */
   DATABASE_STATEMENT_CACHE: 'auto' | 'on' | 'off';
+  /** A streaming replica of the database: the reads that may use it do when it is current (database/replica-reads.ts). */
+  DATABASE_REPLICA_URL?: string;
+  /** How long such a read waits for the replica to replay the writes committed before it; past it, the primary answers. */
+  DATABASE_REPLICA_MAX_LAG_MS: number;
   DATABASE_POOL_MAX: number;
   /** How long a request waits for a free pooled connection before it is answered 503. */
   DATABASE_POOL_WAIT_MS: number;
@@ -116,6 +120,8 @@ const schema = {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_DIRECT_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_STATEMENT_CACHE: { enum: ['auto', 'on', 'off'], default: 'auto' },
+    DATABASE_REPLICA_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_REPLICA_MAX_LAG_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 20 },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     DATABASE_POOL_WAIT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
     EMBEDDED_DB_DIR: { type: 'string', minLength: 1, default: '.data/postgres' },

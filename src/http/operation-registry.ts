@@ -37,6 +37,8 @@ interface DefinitionBase {
   ruleProblems?: (body: unknown) => string[];
   /** A request whose cost grows with the data (a name search): it counts more and runs under a concurrency limit (rate-limits.ts). */
   expensive?: (query: Record<string, unknown>) => boolean;
+  /** A read the streaming replica may serve when it is current (database/replica-reads.ts). */
+  replicaRead?: boolean;
 }
 
 export interface PlainDefinition<Op extends ContractOperation, Work> extends DefinitionBase {
@@ -66,6 +68,7 @@ export interface DeclaredOperation<Work> {
   isPublic: boolean;
   ruleProblems?: (body: unknown) => string[];
   expensive?: (query: Record<string, unknown>) => boolean;
+  replicaRead?: boolean;
   precondition?: (input: DeclaredInput, work: Work) => Promise<Versioned>;
   handler: (input: DeclaredInput & { current?: Versioned }, work: Work | undefined, request: RequestFacts) => Promise<unknown>;
 }

@@ -10,6 +10,7 @@
  * Authentication comes before validation so that a bad token is 401 whatever else is wrong.
  * Each part of a request is read once, by the step that needs it.
  */
+import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
 import type { BearerAuthenticator } from '../auth/bearer-authenticator';
@@ -51,6 +52,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   basePath: string;
   publicOrigin?: string;
   idempotency: IdempotencyOptions;
+  /** Reads the streaming replica may serve (absent: none). */
+  replicaReads?: ReplicaReads;
   /** Quotas and search limits per credential (absent: none). */
   rateLimits?: RateLimits;
   /** Tests turn this on: a response that the contract does not allow becomes a 500. */

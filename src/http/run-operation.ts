@@ -6,6 +6,7 @@
  */
 import type { Principal } from '../auth/principal';
 import type { Database, Queryable } from '../database/prisma-client';
+import type { ReplicaReads } from '../database/replica-reads';
 import type { HttpResult } from './http-result';
 import { fingerprintOf, parseIdempotencyKey } from './idempotency';
 import { runIdempotentWrite, type IdempotencyOptions } from './idempotent-write';
@@ -29,6 +30,8 @@ export interface RunOptions<Work> {
   db: Database;
   workFor: (db: Queryable, principal: Principal) => Work;
   idempotency: IdempotencyOptions;
+  /** Reads the replica may serve (DATABASE_REPLICA_URL); absent: every read on `db`. */
+  replicaReads?: ReplicaReads;
 }
 
 /** A handler's result as the contract types make it. */
@@ -55,7 +58,7 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
     return (await declared.handler({ ...call.input, current }, work, facts)) as TypedResult;
   };
   if (key === undefined) {
-    const result = await handle(options.db);
+    const result = declared.replicaRead && options.replicaReads ? await options.replicaReads.run(handle) : await handle(options.db);
     if (plan.answersNotModified && result.version !== undefined && noneMatchHits(headerValue(call.headers, 'if-none-match'), result.version)) {
       return { status: 304, headers: { ETag: etagOf(result.version) } };
     }

@@ -5,10 +5,12 @@ import { toBalanceResponse, toDailySummaryResponse, toStatementEntryResponse } f
 
 export const financialOperations = [
   defineOperation('getFinancialBalance', {
+    replicaRead: true,
     handler: async (_input, work) => ({ status: 200, body: toBalanceResponse(await work.ledger.balance()) }),
   }),
 
   defineOperation('listDailySummaries', {
+    replicaRead: true,
     handler: async ({ query }, work) => {
       const days = await work.ledger.dailySummaries({ startDate: query.startDate, endDate: query.endDate });
       return { status: 200, body: days.map(toDailySummaryResponse) };
@@ -16,6 +18,7 @@ export const financialOperations = [
   }),
 
   defineOperation('listStatementEntries', {
+    replicaRead: true,
     handler: async ({ query }, work, request) => {
       const page = pageRequest(query);
       const range = { startDate: query.startDate, endDate: query.endDate, types: query.type ?? [] };

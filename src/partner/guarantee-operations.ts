@@ -8,6 +8,7 @@ import { guaranteeFilters, guaranteeId } from '../guarantees/request-values';
 
 export const guaranteeOperations = [
   defineOperation('listRentalInsurances', {
+    replicaRead: true,
     // A substring search of tenant names scans an index proportional to the company's guarantees.
     expensive: (query) => query['tenantName'] !== undefined,
     handler: async ({ query }, work, request) => {

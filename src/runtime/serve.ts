@@ -9,6 +9,7 @@ import { buildApp } from '../app';
 import { startTokenCache } from '../auth/revocation-listener';
 import { namesStatements, type Config } from '../config';
 import { logDatabaseOutagesTo } from '../database/outage-log';
+import { ReplicaReads } from '../database/replica-reads';
 import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';
 import { observePool } from '../observability/metrics';
 import type { Logger } from '../logger';
@@ -39,6 +40,15 @@ export async function serve(config: Config, logger: Logger, database: { url: str
     namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
   });
   logDatabaseOutagesTo(logger, () => db.$queryRaw`SELECT 1`);
+  // The replica's own client, as large as the primary's: it carries the reads it takes off it.
+  const replica = config.DATABASE_REPLICA_URL
+    ? createDatabaseClient(config.DATABASE_REPLICA_URL, {
+        poolMax: config.DATABASE_POOL_MAX,
+        poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+        namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
+      })
+    : undefined;
+  const replicaReads = replica ? new ReplicaReads(db, replica, config.DATABASE_REPLICA_MAX_LAG_MS, logger) : undefined;
   const tokenCache = startTokenCache(database.directUrl, config.TOKEN_CACHE_SIZE, logger);
   await tokenCache.ready;
   const lifecycle = new Lifecycle();
@@ -46,7 +56,15 @@ export async function serve(config: Config, logger: Logger, database: { url: str
   const scheduler = startScheduler(db, config, logger);
   const deliveries = await startDeliveryWorker(db, config, database.directUrl, logger);
   observePool(() => poolStatistics(db));
-  const app = await buildApp({ db, config, logger, principals: tokenCache.principals, lifecycle, ready: readinessCheck(db, lifecycle) });
+  const app = await buildApp({
+    db,
+    config,
+    logger,
+    principals: tokenCache.principals,
+    lifecycle,
+    ready: readinessCheck(db, lifecycle),
+    replicaReads,
+  });
   const server = await listen(app, config);
   return {
     server,
@@ -57,7 +75,13 @@ export async function serve(config: Config, logger: Logger, database: { url: str
         lifecycle,
         {
           background: [() => housekeeping.stop(), () => scheduler.stop(), () => deliveries.stop()],
-          resources: [() => tokenCache.stop(), () => db.$disconnect(), closeQuotaStores, ...(afterwards ? [afterwards] : [])],
+          resources: [
+            () => tokenCache.stop(),
+            () => db.$disconnect(),
+            async () => replica?.$disconnect(),
+            closeQuotaStores,
+            ...(afterwards ? [afterwards] : []),
+          ],
         },
         config.SHUTDOWN_GRACE_MS,
         logger,

@@ -3,7 +3,8 @@
  * `.ci/run`), never by `make test`: two hosts, each the built service as a cluster of two workers
  * on its own port, behind HAProxy; requests through PgBouncer in transaction mode
  * (DATABASE_URL), migrations, LISTEN and the job queue on the direct connection
- * (DATABASE_DIRECT_URL); PostgreSQL with a streaming replica; the API quota in Redis.
+ * (DATABASE_DIRECT_URL); PostgreSQL with a streaming replica that serves the lists and financial
+ * reads when it is current (DATABASE_REPLICA_URL); the API quota in Redis.
  *
  * A partner journey and a burst of writes run through the balancer while one host is killed
  * (kill -9 of its primary and workers) and comes back, PgBouncer restarts, and the primary
@@ -80,6 +81,7 @@ beforeAll(async () => {
     WEB_CONCURRENCY: '2',
     DATABASE_URL: bouncer.url('rg_topology'),
     DATABASE_DIRECT_URL: direct,
+    DATABASE_REPLICA_URL: pair.replica.url('rg_topology'),
     DATABASE_POOL_MAX: '5',
     RATE_LIMIT_REDIS_URL: redis.url,
     RATE_LIMIT_REQUESTS: '1000',
@@ -254,7 +256,12 @@ describe('When hosts, the pooler and the primary fail under load behind the bala
     expect(mismatched.map((delivery) => ({ ...delivery, received: received.get(delivery.event_id) ?? 0 }))).toEqual([]);
   });
 
-  test('then the streaming replica holds every row of the primary', async () => {
+  test('then the streaming replica served reads and holds every row of the primary', async () => {
+    const scans = await sql<{ scans: string }>(
+      pair.replica.url('rg_topology'),
+      `SELECT coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS scans FROM pg_stat_user_tables WHERE relname = 'rental_insurances'`,
+    );
+    expect(Number(scans[0]?.scans ?? 0)).toBeGreaterThan(0);
     const replica = pair.replica.url('rg_topology');
     const count = `SELECT count(*) AS count FROM rental_insurances`;
     const onPrimary = Number((await sql<{ count: string }>(direct, count))[0]!.count);
