@@ -1,11 +1,12 @@
 /**
  * Jest runs the TypeScript sources directly through ts-jest (transpile only; `make typecheck`
  * type-checks). Jest 30's module sandbox can require() an ES module only with Node's
- * --experimental-vm-modules flag, even on Node 24 (it checks for vm.SyntheticModule), so the one
- * ESM-only dependency loaded inside tests (openapi-backend's JSON-schema ref parser) is transpiled
- * to CommonJS instead of running the suite on an experimental flag.
+ * --experimental-vm-modules flag, even on Node 24 (it checks for vm.SyntheticModule), so the
+ * ESM-only dependencies loaded inside tests (openapi-backend's JSON-schema ref parser, pg-boss and
+ * its own ESM-only dependencies) are transpiled to CommonJS instead of running the suite on an
+ * experimental flag. The built service needs none of it: Node >= 22.12 require()s ES modules.
  */
-const esmOnly = ['@apidevtools/json-schema-ref-parser'];
+const esmOnly = ['@apidevtools/json-schema-ref-parser', 'pg-boss', 'serialize-error', 'non-error', 'rrule-temporal', 'temporal-spec'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -5,6 +5,8 @@
  * removes them before it measures (setup.ts) as well.
  */
 import type { Database } from '../src/database/prisma-client';
+import { Prisma } from '../src/generated/prisma/client';
+import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
 import { BENCH_COMPANY } from './seed';
 
 /** Where the A/B's endpoints point (a reserved name: nothing ever answers there). */
@@ -19,10 +21,9 @@ export async function removeBenchEndpoints(db: Database): Promise<number> {
   return ids.length;
 }
 
-/** Nothing would ever attempt these deliveries: their jobs are removed from the queue (graphile-worker's remove_job), and they are deleted. */
+/** Nothing would ever attempt these deliveries: their queued jobs are removed from the queue, and they are deleted. */
 export async function dropDeliveries(db: Database, endpointIds: string[]): Promise<void> {
   if (endpointIds.length === 0) return;
-  await db.$queryRaw`
-    SELECT count(graphile_worker.remove_job(d.id::text))::int AS removed FROM webhook_deliveries d WHERE d.endpoint_id = ANY (${endpointIds}::uuid[])`;
+  await db.$executeRaw`${unqueueDeliveries(Prisma.sql`SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = ANY (${endpointIds}::uuid[])`)}`;
   await db.webhookDelivery.deleteMany({ where: { endpointId: { in: endpointIds } } });
 }

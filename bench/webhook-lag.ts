@@ -13,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { createCredential } from '../src/auth/credentials';
 import { SCOPES } from '../src/auth/scopes';
 import { createDatabaseClient } from '../src/database/prisma-client';
+import { Prisma } from '../src/generated/prisma/client';
+import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
 import { log } from './measure';
 import { startService } from './processes';
 import { accessToken, scenarioInputs, type BenchDatabase } from './setup';
@@ -79,11 +81,10 @@ const COMPANY = 'bench-webhooks';
 async function sandboxBasic(bench: BenchDatabase): Promise<string> {
   const db = createDatabaseClient(bench.url, { poolMax: 2 });
   try {
-    // Their queued attempts are removed from the queue (graphile-worker's remove_job), so that this
+    // Their queued attempts are removed from the queue, so that this
     // run's deliveries do not wait behind retries to receivers that are gone; then the endpoints
     // themselves (with their deliveries and attempts), since an agency may hold only a few.
-    await db.$queryRaw`
-      SELECT graphile_worker.remove_job(d.id::text)::text FROM webhook_deliveries d WHERE d.company_id = ${COMPANY} AND d.status = 'pending'`;
+    await db.$executeRaw`${unqueueDeliveries(Prisma.sql`SELECT d.id FROM webhook_deliveries d WHERE d.company_id = ${COMPANY} AND d.status = 'pending'`)}`;
     await db.webhookEndpoint.deleteMany({ where: { companyId: COMPANY } });
     const credential = await createCredential(db, 'sandbox', {
       companyId: COMPANY,

@@ -92,7 +92,7 @@ export interface Config {
   SANDBOX_PROPOSAL_VALIDITY_SECONDS: number;
   /** Webhooks: AES-256-GCM key (base64 of 32 bytes) of the endpoints' secrets at rest; required in production. */
   WEBHOOK_SECRET_KEY?: string;
-  /** Webhook deliveries this process makes at once (graphile-worker concurrency); 0 = this process delivers nothing. */
+  /** Webhook deliveries this process makes at once (pg-boss workers); 0 = this process delivers nothing. */
   WEBHOOK_DELIVERY_CONCURRENCY: number;
   /** Delays (ms) between a failed attempt and the next one, comma-separated; one attempt more than delays. */
   WEBHOOK_RETRY_SCHEDULE_MS: string;
@@ -100,6 +100,10 @@ export interface Config {
   WEBHOOK_DISABLE_AFTER_DAYS: number;
   /** Timeout of one delivery attempt. */
   WEBHOOK_TIMEOUT_MS: number;
+  /** A delivery job whose process sent no heartbeat for this long is attempted again (pg-boss's minimum is 10). */
+  WEBHOOK_HEARTBEAT_SECONDS: number;
+  /** How often the job queue's supervision (lost heartbeats, expiry) runs, shared by every process. */
+  WEBHOOK_SUPERVISE_SECONDS: number;
 }
 
 /** 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h: 11 attempts over about 24 hours (documented in partner.yaml). */
@@ -164,6 +168,8 @@ const schema = {
     WEBHOOK_RETRY_SCHEDULE_MS: { type: 'string', pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,29}$', default: DEFAULT_RETRY_SCHEDULE },
     WEBHOOK_DISABLE_AFTER_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 5 },
     WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },
+    WEBHOOK_HEARTBEAT_SECONDS: { type: 'integer', minimum: 10, maximum: 600, default: 30 },
+    WEBHOOK_SUPERVISE_SECONDS: { type: 'integer', minimum: 1, maximum: 600, default: 30 },
   },
 } as const;
 

@@ -2,9 +2,8 @@
  * Applies pending migrations of prisma/migrations with Prisma's own `migrate deploy`, run as a
  * child process so that the service uses exactly the migration history that the CLI manages.
  * `migrate deploy` takes an advisory lock, so several processes starting at once are safe.
- * Then the job queue's schema (`graphile_worker`, src/webhooks/delivery-worker.ts) is installed or
- * upgraded by graphile-worker's own migrations (also under a lock): writes enqueue delivery jobs
- * with `graphile_worker.add_job` in their own transaction, so the schema must exist before any write.
+ * Then the job queue is installed or upgraded (src/webhooks/queue-install.ts): writes queue delivery
+ * jobs in their own statement, so it must exist before any write.
  *
  * `databaseUrl` is the session connection (DATABASE_DIRECT_URL, else DATABASE_URL): a migration never
  * runs through a transaction pooler, whose pooled server connection would keep Prisma's advisory
@@ -12,9 +11,9 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Logger, runMigrations } from 'graphile-worker';
 import { PROJECT_ROOT } from '../project-root';
 import { assertSessionConnection } from './session-check';
+import { installDeliveryQueue } from '../webhooks/queue-install';
 
 const run = promisify(execFile);
 
@@ -34,10 +33,14 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
     // eslint-disable-next-line preserve-caught-error
     throw new Error(`Database migration failed:\n${redact(output + stderr, databaseUrl)}`);
   }
-  await runMigrations({ connectionString: databaseUrl, schema: 'graphile_worker', logger: quietLogger });
+  try {
+    await installDeliveryQueue(databaseUrl);
+  } catch (error) {
+    // The message of a connection error may quote the URL: say what failed, not how.
+    // eslint-disable-next-line preserve-caught-error
+    throw new Error(`Installing the job queue's schema failed: ${redact(String((error as Error).message), databaseUrl)}`);
+  }
 }
-
-const quietLogger = new Logger(() => () => undefined);
 
 function redact(text: string, databaseUrl: string): string {
   return text.split(databaseUrl).join('<DATABASE_URL>');

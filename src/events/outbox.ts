@@ -2,20 +2,16 @@
  * The transactional outbox: `emitEvent` is called by the domain functions that make a change
  * (guarantee changes, comments, statement entries), on the same database handle, so the event row
  * commits or rolls back with the change. In the same statement the event gets one delivery per
- * enabled endpoint of the agency subscribed to the type, and one graphile-worker job per delivery
- * (`graphile_worker.add_job`, also in the transaction: the job exists exactly when the event does,
- * even if the process dies right after COMMIT; add_job's NOTIFY wakes a worker at COMMIT).
+ * enabled endpoint of the agency subscribed to the type, and one pg-boss job per delivery
+ * (src/webhooks/delivery-queue.ts, also in the transaction: the job exists exactly when the event
+ * does, even if the process dies right after COMMIT; its NOTIFY wakes the workers at COMMIT).
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import type { EventType } from './event-types';
 import { heldAppends, type HeldEvent } from '../database/held-appends';
-
-export const DELIVERY_TASK = 'deliver_webhook';
-
-/** Attempts graphile-worker makes of one job when the task itself throws (a database error); HTTP failures are rescheduled by the task. */
-export const JOB_MAX_ATTEMPTS = 5;
+import { deliveryJobCtes, insertDeliveryJobs } from '../webhooks/delivery-queue';
 
 export interface NewEvent {
   companyId: string;
@@ -42,8 +38,8 @@ export async function emitEvent(db: Queryable, event: NewEvent, onlyEndpoint?: s
 
 /**
  * The CTEs that insert the events in their order, one delivery per enabled endpoint of their agency
- * subscribed to their type (or only to `onlyEndpoint`), and one graphile-worker job per delivery
- * (`add_job` in RETURNING: a data-modifying CTE always runs to completion, read or not).
+ * subscribed to their type (or only to `onlyEndpoint`), and one delivery job per delivery (a
+ * data-modifying CTE always runs to completion, read or not).
  */
 export function eventRowsCtes(events: HeldEvent[], onlyEndpoint?: string): Prisma.Sql {
   return Prisma.sql`held_event AS (
@@ -56,22 +52,14 @@ export function eventRowsCtes(events: HeldEvent[], onlyEndpoint?: string): Prism
       SELECT e.id, event.id, e.company_id FROM webhook_endpoints e JOIN held_event event ON e.company_id = event.company_id
       WHERE (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types)
                   ELSE e.id = ${onlyEndpoint ?? null}::uuid END)
-      RETURNING (graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', id),
-                                         max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => id::text)).id
-    )`;
+      RETURNING id AS delivery_id, company_id, now() AS run_at
+    ), held_job AS (${insertDeliveryJobs(Prisma.sql`SELECT delivery_id, company_id, run_at FROM held_delivery`)})`;
 }
 
 /**
- * Queues the next attempt of a delivery (a retry at `runAt`, or a redelivery now), in the caller's
- * transaction. The job key is the delivery's id: a queued attempt not yet started is replaced, so
- * one delivery never has two attempts queued.
+ * Queues the next attempt of a delivery (a redelivery now), in the caller's transaction; a queued
+ * attempt not yet started is moved forward instead, so one delivery never has two attempts queued.
  */
 export async function enqueueDelivery(db: Queryable, deliveryId: string, runAt: Date = new Date()): Promise<void> {
-  await db.$queryRaw`SELECT ${deliveryJob(deliveryId, runAt)}`;
-}
-
-/** The SQL expression that queues a delivery's attempt at `runAt` (for a statement that does more in the same step). */
-export function deliveryJob(deliveryId: string, runAt: Date): Prisma.Sql {
-  return Prisma.sql`(graphile_worker.add_job(${DELIVERY_TASK}, json_build_object('deliveryId', ${deliveryId}::uuid), run_at => ${runAt}::timestamptz,
-                                             max_attempts => ${JOB_MAX_ATTEMPTS}::int, job_key => ${deliveryId})).id`;
+  await db.$executeRaw`WITH ${deliveryJobCtes(deliveryId, runAt)} SELECT 1`;
 }

@@ -22,7 +22,7 @@ export async function postWebhook(
   target: string,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; policy: UrlPolicy },
+  options: { timeoutMs: number; policy: UrlPolicy; signal?: AbortSignal },
 ): Promise<AttemptOutcome> {
   const started = process.hrtime.bigint();
   const latencyMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
@@ -42,7 +42,7 @@ export async function postWebhook(
         'user-agent': 'RentalGuarantee-Webhooks/1',
       },
       lookup: pinnedLookup(options.policy) as never,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
       agent: false,
     });
     request.on('response', (response) => {

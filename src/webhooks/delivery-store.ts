@@ -9,7 +9,7 @@
 import type { Database } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
 import type { EventRow } from '../events/event-envelope';
-import { deliveryJob } from '../events/outbox';
+import { deliveryJobCtes } from './delivery-queue';
 
 export interface DeliveryToAttempt {
   id: string;
@@ -69,8 +69,8 @@ export async function recordAttempt(db: Database, attempt: AttemptRecord): Promi
           enabled = enabled AND ${change?.disabledReason ?? null}::text IS NULL,
           disabled_reason = COALESCE(${change?.disabledReason ?? null}::text, disabled_reason)
       WHERE id = ${attempt.endpointId}::uuid AND ${change !== null}::boolean
-    )
-    SELECT ${attempt.nextAttemptAt ? deliveryJob(attempt.deliveryId, attempt.nextAttemptAt) : Prisma.sql`NULL`} AS job`;
+    )${attempt.nextAttemptAt ? Prisma.sql`, ${deliveryJobCtes(attempt.deliveryId, attempt.nextAttemptAt, 'retry')}` : Prisma.empty}
+    SELECT 1`;
 }
 
 /** A delivery whose endpoint was disabled before its attempt came: it ends as failed. */

@@ -1,11 +1,11 @@
 /**
- * The graphile-worker task of one delivery attempt: read the delivery, its endpoint and event,
+ * The job of one delivery attempt (delivery-worker.ts): read the delivery, its endpoint and event,
  * sign with every live secret (Standard Webhooks), POST, then record the attempt and its
  * consequences atomically (delivery-store.ts): success; a retry queued per the schedule (with the
  * same job key, so a delivery never has two queued attempts); the delivery failed; the endpoint
  * disabled on 410 Gone or after failing for WEBHOOK_DISABLE_AFTER_DAYS. HTTP failures never make
- * the job itself fail: graphile-worker's own retries are only for errors of this code or the
- * database.
+ * the job itself fail: pg-boss's own retries are only for errors of this code or the database, and
+ * for a job whose process stopped sending heartbeats (killed mid-attempt).
  */
 import { Webhook } from 'standardwebhooks';
 import type { Database } from '../database/prisma-client';
@@ -26,7 +26,12 @@ export interface DeliverySettings {
   disableAfterDays: number;
 }
 
-export async function attemptDelivery(db: Database, deliveryId: string, settings: DeliverySettings): Promise<void> {
+/**
+ * `claim` is aborted by pg-boss when this process's hold on the job lapsed (its heartbeat stopped
+ * reaching the database, and another process may now make the attempt): the request is cut short
+ * and nothing is recorded, so two attempts of a delivery never overlap.
+ */
+export async function attemptDelivery(db: Database, deliveryId: string, settings: DeliverySettings, claim?: AbortSignal): Promise<void> {
   const delivery = await readDelivery(db, deliveryId);
   if (!delivery || delivery.status !== 'pending') return;
   const { event } = delivery;
@@ -37,7 +42,8 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now) secrets.push(delivery.previousSecret);
   const signature = secrets.map((sealed) => new Webhook(settings.box.open(sealed)).sign(event.id, now, body)).join(' ');
   const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
-  const outcome = await postWebhook(delivery.url, headers, body, { timeoutMs: settings.timeoutMs, policy: settings.policy });
+  const outcome = await postWebhook(delivery.url, headers, body, { timeoutMs: settings.timeoutMs, policy: settings.policy, signal: claim });
+  claim?.throwIfAborted();
   recordDeliveryMetrics(outcome, event.occurredAt);
   await recordAttempt(db, consequences(delivery, outcome, settings));
 }

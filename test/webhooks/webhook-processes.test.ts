@@ -1,7 +1,7 @@
 /**
  * Delivery does not depend on the process that made the change: an event committed by a process
  * that delivers nothing (as if it died right after COMMIT) is delivered by another one; with two
- * delivering processes on one database every attempt is made once (graphile-worker's SKIP LOCKED);
+ * delivering processes on one database every attempt is made once (pg-boss's SKIP LOCKED);
  * and the sandbox reviewer's moves emit the same events as anyone's.
  */
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';

@@ -74,7 +74,7 @@ describe('When the receiver answers 503 with Retry-After as an HTTP date', () =>
     const { secondAt, nextAttemptAt } = await retriedAfter(format(retryAt));
     expect(nextAttemptAt).toBe(retryAt.toISOString());
     expect(secondAt).toBeGreaterThanOrEqual(retryAt.getTime());
-    // graphile-worker polls for jobs whose time has come every second.
+    // The workers poll for jobs whose time has come every second.
     expect(secondAt).toBeLessThan(retryAt.getTime() + 3000);
   });
 

@@ -1,0 +1,123 @@
+/**
+ * A process killed in the middle of an attempt (SIGKILL: nothing runs after it) loses nothing: two
+ * real service processes, started at once on one database, deliver; the receiver holds the first
+ * attempt open; the process making it is found (the attempt's TCP connection) and killed; the
+ * attempt runs again on the other process within the documented bound (README, Webhooks:
+ * WEBHOOK_HEARTBEAT_SECONDS + WEBHOOK_SUPERVISE_SECONDS + 5 s), with the same `webhook-id`, and is
+ * recorded once, as the one attempt that was answered.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { startService, stopAllServices, type ServiceProcess } from '../support/service-process';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { webhookClient } from './webhook-support';
+
+jest.setTimeout(150_000);
+
+const HEARTBEAT_SECONDS = 10;
+const SUPERVISE_SECONDS = 1;
+const BOUND_MS = (HEARTBEAT_SECONDS + SUPERVISE_SECONDS + 5) * 1000;
+
+const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0' }, { agencies: 1 });
+world.beforeClose(stopAllServices);
+const partner = asPartner(world);
+const hooks = webhookClient(world, () => world.agency);
+
+interface Arrival {
+  at: number;
+  webhookId: string;
+  /** The service process that sent it (found while its connection is open). */
+  sender: ServiceProcess | undefined;
+}
+
+/** A receiver that never answers its first request and answers 200 to every later one. */
+async function holdingReceiver(senders: () => ServiceProcess[]) {
+  const arrivals: Arrival[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrivals.push({ at: Date.now(), webhookId: String(req.headers['webhook-id']), sender: processOfPeer(req.socket, senders()) });
+      if (arrivals.length > 1) res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const waitFor = async (count: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (arrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    return arrivals.length >= count;
+  };
+  const close = () => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${port}/hooks`, arrivals, waitFor, close };
+}
+
+/** The process whose socket is the other end of `socket` (Linux: /proc/net/tcp and /proc/<pid>/fd). */
+function processOfPeer(socket: Socket, candidates: ServiceProcess[]): ServiceProcess | undefined {
+  const port = socket.remotePort!.toString(16).toUpperCase().padStart(4, '0');
+  const inode = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1]?.endsWith(`:${port}`))?.[9];
+  if (!inode) return undefined;
+  return candidates.find(
+    (service) =>
+      service.alive() &&
+      readdirSync(`/proc/${service.pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${service.pid}/fd/${fd}`) === `socket:[${inode}]`;
+        } catch {
+          return false;
+        }
+      }),
+  );
+}
+
+it('runs again on the other process, within the documented bound, an attempt whose process was killed in the middle of it', async () => {
+  let services: ServiceProcess[] = [];
+  const receiver = await holdingReceiver(() => services);
+  world.beforeClose(() => receiver.close());
+  await hooks.register(receiver.url, ['rental_insurance.status_changed']);
+  const settings = {
+    WEBHOOK_DELIVERY_CONCURRENCY: '2',
+    WEBHOOK_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
+    WEBHOOK_SUPERVISE_SECONDS: String(SUPERVISE_SECONDS),
+    WEBHOOK_TIMEOUT_MS: '60000',
+  };
+  // Two processes starting at once on one database (each one's start checks pg-boss's schema and queue).
+  services = await Promise.all([startService(world.databaseUrl, settings), startService(world.databaseUrl, settings)]);
+
+  await partner.newGuarantee();
+  expect(await receiver.waitFor(1, 20_000)).toBe(true);
+  const held = receiver.arrivals[0]!;
+  const attempting = held.sender;
+  expect(attempting).toBeDefined();
+  const survivor = services.find((service) => service !== attempting)!;
+  // Held for a while: a live process keeps its claim by heartbeat, and nobody else attempts meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, (HEARTBEAT_SECONDS + 2) * 1000));
+  expect(receiver.arrivals).toHaveLength(1);
+
+  const killedAt = Date.now();
+  await attempting!.kill('SIGKILL');
+  expect(await receiver.waitFor(2, BOUND_MS + 10_000)).toBe(true);
+  const again = receiver.arrivals[1]!;
+  expect(again.webhookId).toBe(held.webhookId);
+  expect(again.sender).toBe(survivor);
+  expect(again.at - killedAt).toBeLessThanOrEqual(BOUND_MS);
+
+  expect(await world.db.webhookDelivery.count()).toBe(1);
+  // The killed attempt recorded nothing; the answered one is being recorded: wait for it.
+  const deadline = Date.now() + 10_000;
+  let recorded = await world.db.webhookAttempt.findMany();
+  while (recorded.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    recorded = await world.db.webhookAttempt.findMany();
+  }
+  expect(recorded.map((attempt) => attempt.responseStatus)).toEqual([200]);
+  expect((await world.db.webhookDelivery.findFirstOrThrow()).status).toBe('succeeded');
+  expect(survivor.alive()).toBe(true);
+});
