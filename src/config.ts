@@ -94,6 +94,8 @@ export interface Config {
   WEBHOOK_SECRET_KEY?: string;
   /** Webhook deliveries this process makes at once (pg-boss workers); 0 = this process delivers nothing. */
   WEBHOOK_DELIVERY_CONCURRENCY: number;
+  /** Of those, how many one agency's deliveries may take at once (its share: others' slow receivers cost it nothing). */
+  WEBHOOK_AGENCY_CONCURRENCY: number;
   /** Delays (ms) between a failed attempt and the next one, comma-separated; one attempt more than delays. */
   WEBHOOK_RETRY_SCHEDULE_MS: string;
   /** An endpoint whose every attempt failed for this many days is disabled. */
@@ -165,6 +167,7 @@ const schema = {
     SANDBOX_PROPOSAL_VALIDITY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 60 },
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
     WEBHOOK_DELIVERY_CONCURRENCY: { type: 'integer', minimum: 0, maximum: 200, default: 10 },
+    WEBHOOK_AGENCY_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 200, default: 3 },
     WEBHOOK_RETRY_SCHEDULE_MS: { type: 'string', pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,29}$', default: DEFAULT_RETRY_SCHEDULE },
     WEBHOOK_DISABLE_AFTER_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 5 },
     WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },

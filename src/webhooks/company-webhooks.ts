@@ -10,6 +10,7 @@ import { emitEvent, enqueueDelivery } from '../events/outbox';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import type { components } from '../generated/partner-api';
 import type { WebhookEndpoint } from '../generated/prisma/client';
+import { endPacing } from './delivery-pacing';
 import { newWebhookSecret, type SecretBox } from './secret-box';
 import { assertDeliverableUrl, type UrlPolicy } from './url-safety';
 import { DELIVERY_INCLUDE, deliveryPage, endpointPage, type Page } from './webhook-pages';
@@ -63,6 +64,8 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
     patch: async (current: WebhookEndpoint, body: Schemas['WebhookEndpointPatch']) => {
       if (body.url !== undefined) await assertDeliverableUrl(body.url, rules.policy);
       const enabling = body.enabled === true && !current.enabled;
+      // A new address or a fresh start: the old one's silence no longer paces the endpoint.
+      if (enabling || (body.url !== undefined && body.url !== current.url)) await endPacing(db, current.id);
       return db.webhookEndpoint.update({
         where: { id: current.id },
         data: {

@@ -9,6 +9,7 @@
 import type { Database } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
 import type { EventRow } from '../events/event-envelope';
+import { pacingAssignments } from './delivery-pacing';
 import { deliveryJobCtes } from './delivery-queue';
 
 export interface DeliveryToAttempt {
@@ -21,6 +22,7 @@ export interface DeliveryToAttempt {
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   failingSince: Date | null;
+  unansweredInRow: number;
   attemptsMade: number;
   event: EventRow;
 }
@@ -30,7 +32,7 @@ type Joined = Omit<DeliveryToAttempt, 'event'> & EventRow & { eventId: string };
 export async function readDelivery(db: Database, deliveryId: string): Promise<DeliveryToAttempt | undefined> {
   const [row] = await db.$queryRaw<Joined[]>`
     SELECT d.id, d.status, d.endpoint_id AS "endpointId", e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret",
-           e.previous_secret_expires_at AS "previousSecretExpiresAt", e.failing_since AS "failingSince",
+           e.previous_secret_expires_at AS "previousSecretExpiresAt", e.failing_since AS "failingSince", e.unanswered_in_row AS "unansweredInRow",
            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS "attemptsMade",
            v.id AS "eventId", v.tx_id AS "txId", v.position, v.company_id AS "companyId", v.type, v.occurred_at AS "occurredAt", v.data
     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
@@ -52,6 +54,8 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
   /** The endpoint's row is written only when it starts or stops failing, or is disabled. */
   endpointChange: { failingSince: Date | null; disabledReason: string | null } | null;
+  /** The endpoint's count of unanswered attempts in a row (delivery-pacing.ts): one more, back to none, or unchanged. */
+  pacing: 'add' | 'reset' | null;
 }
 
 export async function recordAttempt(db: Database, attempt: AttemptRecord): Promise<void> {
@@ -65,10 +69,10 @@ export async function recordAttempt(db: Database, attempt: AttemptRecord): Promi
       WHERE id = ${attempt.deliveryId}::uuid
     ), endpoint AS (
       UPDATE webhook_endpoints
-      SET failing_since = ${change?.failingSince ?? null}::timestamptz,
+      SET failing_since = CASE WHEN ${change !== null}::boolean THEN ${change?.failingSince ?? null}::timestamptz ELSE failing_since END,
           enabled = enabled AND ${change?.disabledReason ?? null}::text IS NULL,
-          disabled_reason = COALESCE(${change?.disabledReason ?? null}::text, disabled_reason)
-      WHERE id = ${attempt.endpointId}::uuid AND ${change !== null}::boolean
+          disabled_reason = COALESCE(${change?.disabledReason ?? null}::text, disabled_reason)${pacingAssignments(attempt.pacing)}
+      WHERE id = ${attempt.endpointId}::uuid AND ${change !== null || attempt.pacing !== null}::boolean
     )${attempt.nextAttemptAt ? Prisma.sql`, ${deliveryJobCtes(attempt.deliveryId, attempt.nextAttemptAt, 'retry')}` : Prisma.empty}
     SELECT 1`;
 }

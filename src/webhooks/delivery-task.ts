@@ -17,6 +17,7 @@ import { nextDelayMs, retryAfterMs } from './retry-schedule';
 import type { SecretBox } from './secret-box';
 import type { UrlPolicy } from './url-safety';
 import { recordDeliveryMetrics } from './delivery-metrics';
+import { deferDelivery, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
 
 export interface DeliverySettings {
   box: SecretBox;
@@ -36,6 +37,12 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   if (!delivery || delivery.status !== 'pending') return;
   const { event } = delivery;
   if (!delivery.enabled && event.type !== TEST_EVENT_TYPE) return failDelivery(db, deliveryId);
+  if (delivery.unansweredInRow >= PACE_AFTER) {
+    // A paced endpoint: one attempt per interval across all processes; the others wait for a later turn.
+    const interval = paceMs(delivery.unansweredInRow, settings.timeoutMs);
+    const nextTurn = await pacedTurn(db, delivery.endpointId, interval);
+    if (nextTurn) return deferDelivery(db, deliveryId, nextTurn, interval);
+  }
   const body = JSON.stringify(toEnvelope(event));
   const now = new Date();
   const secrets = [delivery.secret];
@@ -73,5 +80,6 @@ function consequences(delivery: DeliveryToAttempt, outcome: AttemptOutcome, sett
     nextAttemptAt,
     // Every delivery to one endpoint writing its row would make them queue on its lock, one commit at a time.
     endpointChange: failingSince !== delivery.failingSince || disabledReason ? { failingSince, disabledReason } : null,
+    pacing: pacingChange(outcome.status !== undefined, delivery.unansweredInRow),
   };
 }

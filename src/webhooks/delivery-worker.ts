@@ -12,6 +12,10 @@
  * about 3 s (retry delay and polling): about 65 s with the defaults (graphile-worker 0.16: 4 hours).
  * If the database stops seeing a LIVE process's heartbeat, pg-boss aborts that attempt (`job.signal`)
  * before another process may take it: two attempts of one delivery never overlap.
+ *
+ * Fair delivery (issue 23 item 3): of a process's WEBHOOK_DELIVERY_CONCURRENCY slots, one agency's
+ * deliveries take at most WEBHOOK_AGENCY_CONCURRENCY at once, and an endpoint that stops answering is
+ * paced (delivery-pacing.ts): one agency's slow or dead receivers hold only that agency's share.
  */
 import { PgBoss, type Job } from 'pg-boss';
 import type { Config } from '../config';
@@ -70,7 +74,14 @@ export async function startDeliveryWorker(db: Database, config: Config, database
   await boss.updateQueue(DELIVERY_QUEUE, deliveryQueueOptions(config.WEBHOOK_HEARTBEAT_SECONDS));
   await boss.work<{ deliveryId: string }>(
     DELIVERY_QUEUE,
-    { localConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY, pollingIntervalSeconds: POLL_SECONDS, notifyPollingIntervalSeconds: POLL_SECONDS },
+    {
+      localConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+      // A job's group is its agency (delivery-queue.ts): an agency at its share is skipped when fetching, so
+      // the other slots stay free for the others, however slow this one's receivers are.
+      localGroupConcurrency: Math.min(config.WEBHOOK_AGENCY_CONCURRENCY, config.WEBHOOK_DELIVERY_CONCURRENCY),
+      pollingIntervalSeconds: POLL_SECONDS,
+      notifyPollingIntervalSeconds: POLL_SECONDS,
+    },
     async ([job]: Job<{ deliveryId: string }>[]) => {
       if (job) await attemptDelivery(db, job.data.deliveryId, settings, job.signal);
     },
