@@ -6,8 +6,8 @@
  * deployment variants and the webhook delivery lag. Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
- * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS (0
- * leaves that part out), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
+ * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
+ * BENCH_FAIRNESS (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { formatVariants, measureDeploymentVariants } from './deployment-variants
 import { formatTopologyVariants, measureTopologyVariants } from './topology-variants';
 import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatEventsCost, measureEventsCost } from './events-cost';
+import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
         ? ''
         : formatTopologyVariants(await measureTopologyVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const webhooks = !selected('webhook lag') || process.env.BENCH_WEBHOOKS === '0' ? '' : formatWebhookLag(await measureWebhookLag(bench, env));
+    const fairness =
+      !selected('webhook fairness') || process.env.BENCH_FAIRNESS === '0' ? '' : formatWebhookFairness(await measureWebhookFairness(bench, env));
     const report =
       formatResults(
         measurements,
@@ -154,7 +157,8 @@ async function main(): Promise<void> {
       events +
       variants +
       topology +
-      webhooks;
+      webhooks +
+      fairness;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
       const file = path.join(PROJECT_ROOT, 'bench', 'results.md');
