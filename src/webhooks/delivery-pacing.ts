@@ -2,11 +2,12 @@
  * Pacing of an endpoint that stops answering (issue 23 item 3). An attempt that got no answer (a
  * timeout, a connection failure) holds a delivery slot for up to WEBHOOK_TIMEOUT_MS; an endpoint
  * whose last PACE_AFTER attempts all went unanswered is paced: across every process, it gets one
- * attempt per pace interval (30 s after the 3rd, doubling with each further one, at most 10 minutes,
+ * attempt per pace interval (5 s after the 3rd, doubling with each further one, at most 5 minutes,
  * plus the attempt's timeout), and its other deliveries wait for their turn without an attempt (their
  * job is queued again at the endpoint's next turn, spread over the interval, and `nextAttemptAt`
- * shows it). Any answer ends the pacing, and so do a new URL and re-enabling the endpoint
- * (company-webhooks.ts: `endPacing`, which also brings its waiting deliveries back at once). The retry schedule of each delivery is unchanged: pacing only delays.
+ * shows it). An answer ends the pacing, and so do a new URL and re-enabling the endpoint
+ * (company-webhooks.ts); each also brings the endpoint's waiting deliveries back at once
+ * (`endPacing`). The retry schedule of each delivery is unchanged: pacing only delays.
  *
  * The endpoint's row is written only while it fails to answer (a counter per unanswered attempt, and
  * the claim of each paced turn), never for the deliveries of an endpoint that answers.
@@ -17,8 +18,8 @@ import { DELIVERY_QUEUE, deliveryJobCtes } from './delivery-queue';
 
 /** Unanswered attempts in a row after which an endpoint is paced. */
 export const PACE_AFTER = 3;
-const FIRST_PACE_MS = 30_000;
-const MAX_PACE_MS = 600_000;
+const FIRST_PACE_MS = 5_000;
+const MAX_PACE_MS = 300_000;
 
 /** The interval between two attempts of an endpoint whose last `unanswered` attempts went unanswered. */
 export function paceMs(unanswered: number, timeoutMs: number): number {
@@ -69,8 +70,9 @@ export async function deferDelivery(db: Database, deliveryId: string, at: Date, 
 }
 
 /**
- * Ends an endpoint's pacing (a new URL, re-enabled), in the caller's transaction: its count starts
- * again, and its pending deliveries that wait for a turn (or a retry) are attempted now.
+ * Ends an endpoint's pacing (it answered, has a new URL or is enabled again), in the caller's
+ * transaction if any: its count starts again, and its pending deliveries, which waited for a turn
+ * (or for a retry after going unanswered), are attempted now.
  */
 export async function endPacing(db: Queryable, endpointId: string): Promise<void> {
   await db.$executeRaw`

@@ -17,7 +17,7 @@ import { nextDelayMs, retryAfterMs } from './retry-schedule';
 import type { SecretBox } from './secret-box';
 import type { UrlPolicy } from './url-safety';
 import { recordDeliveryMetrics } from './delivery-metrics';
-import { deferDelivery, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
+import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
 
 export interface DeliverySettings {
   box: SecretBox;
@@ -53,6 +53,8 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   claim?.throwIfAborted();
   recordDeliveryMetrics(outcome, event.occurredAt);
   await recordAttempt(db, consequences(delivery, outcome, settings));
+  // A paced endpoint answered: what waited for its turns goes now.
+  if (delivery.unansweredInRow >= PACE_AFTER && outcome.status !== undefined) await endPacing(db, delivery.endpointId);
 }
 
 /** What an attempt's outcome means for the delivery, its endpoint and its next attempt. */
