@@ -46,6 +46,7 @@ export function deliverySettings(config: Config): DeliverySettings {
   };
 }
 
+/** `databaseUrl`: a session connection (DATABASE_DIRECT_URL when requests go through a pooler): pg-boss LISTENs and takes advisory locks. */
 export async function startDeliveryWorker(db: Database, config: Config, databaseUrl: string, logger: Logger): Promise<DeliveryWorker> {
   if (config.WEBHOOK_DELIVERY_CONCURRENCY === 0) return { stop: async () => undefined };
   const settings = deliverySettings(config);
