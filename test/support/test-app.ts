@@ -68,17 +68,20 @@ export function useTestApp(env: Record<string, string> = {}, options: WorldOptio
   const cleanups: Array<() => unknown> = [];
   const wanted = typeof options.agencies === 'number' ? Array.from({ length: options.agencies }, () => ({})) : (options.agencies ?? []);
 
+  // Starting a world (a database from the template, its agencies) and stopping it (its processes
+  // and workers, then dropping the database) can outlast jest's 30 s on a loaded machine, and a
+  // hook that times out fails the whole file for nothing: the hooks get two minutes.
   beforeAll(async () => {
     started = await startTestApp(env, options);
     for (const agencyOptions of wanted) agencies.push(await started.newAgency(agencyOptions));
-  });
+  }, 120_000);
   afterAll(async () => {
     try {
       for (const cleanup of cleanups.reverse()) await cleanup();
     } finally {
       await started?.close();
     }
-  });
+  }, 120_000);
 
   const ready = (): StartedApp => {
     if (!started) throw new Error('useTestApp: the app starts in beforeAll; use the world inside tests and hooks');
