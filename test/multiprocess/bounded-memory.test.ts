@@ -1,7 +1,11 @@
 /**
  * No request can exhaust the service's memory: a guarantee with 3,000 comments answers its history
- * in bounded pages, 20 parallel reads of it leave a real service process well under 300 MB of
- * resident memory, and another agency keeps being served meanwhile.
+ * in bounded pages, 20 parallel reads of it grow a real service process's resident memory by less
+ * than 100 MB (unbounded answers of ~5.4 MB each, parsed and serialised at once, would add several
+ * hundred), and another agency keeps being served meanwhile. The growth is measured, not the total:
+ * the test's process runs the TypeScript sources under tsx, whose transpiler and Node 24's larger
+ * start-up heap put its idle size at 250-330 MB (247 MB on Node 20, 326 MB on Node 24 with pg-boss
+ * and the Scalar page).
  */
 import fs from 'node:fs';
 import { asPartner } from '../support/partner-api';
@@ -20,7 +24,7 @@ beforeAll(async () => {
 const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 describe('When a guarantee holds 3,000 comments and 20 partners read its history at once', () => {
-  test('then every answer is a bounded page, another agency is served meanwhile, and the process stays under 300 MB', async () => {
+  test('then every answer is a bounded page, another agency is served meanwhile, and the process grows by less than 100 MB', async () => {
     const agency = await world.newAgency();
     const other = await world.newAgency();
     const { id } = await asPartner(world, agency).newGuarantee();
@@ -37,7 +41,8 @@ describe('When a guarantee holds 3,000 comments and 20 partners read its history
       })),
     });
 
-    let peak = residentMb(service.pid);
+    const idle = residentMb(service.pid);
+    let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, residentMb(service.pid))), 20);
     try {
       const reads = Array.from({ length: 20 }, (_, index) =>
@@ -56,6 +61,6 @@ describe('When a guarantee holds 3,000 comments and 20 partners read its history
     } finally {
       clearInterval(sampler);
     }
-    expect(peak).toBeLessThan(300);
+    expect(peak - idle).toBeLessThan(100);
   });
 });
