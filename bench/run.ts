@@ -3,11 +3,11 @@
  * 1,000,000), starts the built service, a bare Express reference server and the two stack-floor
  * servers as separate processes, measures each operation with autocannon, and writes the table to
  * bench/results.md. Then, on the same database: what events cost a create (events-cost.ts), the
- * deployment variants and the webhook delivery lag. Not part of the test run. Environment:
+ * deployment variants, the webhook delivery lag and bounded answers (bounded-answers.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
+ * BENCH_FAIRNESS / BENCH_BOUNDED (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
+import { formatBoundedAnswers, measureBoundedAnswers } from './bounded-answers';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, restoreDecidedProposals, ROWS, scenarioInputs, selected } from './setup';
@@ -142,6 +143,8 @@ async function main(): Promise<void> {
     const webhooks = !selected('webhook lag') || process.env.BENCH_WEBHOOKS === '0' ? '' : formatWebhookLag(await measureWebhookLag(bench, env));
     const fairness =
       !selected('webhook fairness') || process.env.BENCH_FAIRNESS === '0' ? '' : formatWebhookFairness(await measureWebhookFairness(bench, env));
+    const bounded =
+      !selected('bounded answers') || process.env.BENCH_BOUNDED === '0' ? '' : formatBoundedAnswers(await measureBoundedAnswers(bench, env, SECONDS));
     const report =
       formatResults(
         measurements,
@@ -158,7 +161,8 @@ async function main(): Promise<void> {
       variants +
       topology +
       webhooks +
-      fairness;
+      fairness +
+      bounded;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
       const file = path.join(PROJECT_ROOT, 'bench', 'results.md');

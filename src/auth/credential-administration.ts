@@ -22,11 +22,17 @@ export const directorReach = (companyId: string): CredentialReach => ({ companyI
 export const STAFF_REACH: CredentialReach = {};
 
 /** A credential as administrators see it: never a secret nor a hash, only the secrets' ids and dates. */
-export type CredentialView = Credential & { secrets: Array<{ id: string; createdAt: Date; revokedAt: Date | null }> };
+export type CredentialView = Credential & { secrets: SecretView[] };
+type SecretView = { id: string; createdAt: Date; revokedAt: Date | null };
 
-const VIEW = {
-  secrets: { select: { id: true, createdAt: true, revokedAt: true }, orderBy: [{ createdAt: 'asc' as const }, { id: 'asc' as const }] },
-};
+/**
+ * Secrets a credential view shows: every active one (at most MAX_ACTIVE_SECRETS) and the latest
+ * revoked. A director may issue and revoke in a loop; 60,000 revoked secrets once made one
+ * credential view 7.4 MB (issue 23). Revoked ones are also deleted after REVOKED_SECRET_RETENTION_DAYS.
+ */
+export const SHOWN_SECRETS = 10;
+/** How long a revoked secret's id and dates are kept (documented in openapi/back-office.yaml). */
+export const REVOKED_SECRET_RETENTION_DAYS = 30;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -52,21 +58,32 @@ export async function listCredentials(
   else if (reach.kinds) where.kind = { in: reach.kinds };
   const total = await db.credential.count({ where });
   if (page.offset >= total) return { rows: [], total };
-  const rows = await db.credential.findMany({
-    where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    skip: page.offset,
-    take: page.size,
-    include: VIEW,
-  });
-  return { rows, total };
+  const rows = await db.credential.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: page.offset, take: page.size });
+  return { rows: await withShownSecrets(db, rows), total };
+}
+
+/** Each credential with its shown secrets (active first, then the latest revoked; listed oldest first), in one statement. */
+async function withShownSecrets(db: Queryable, credentials: Credential[]): Promise<CredentialView[]> {
+  if (credentials.length === 0) return [];
+  const rows = await db.$queryRaw<Array<SecretView & { credentialId: string }>>`
+    SELECT c.id::text AS "credentialId", s.id::text AS id, s.created_at AS "createdAt", s.revoked_at AS "revokedAt"
+    FROM unnest(${credentials.map((credential) => credential.id)}::uuid[]) AS c(id)
+    CROSS JOIN LATERAL (
+      SELECT id, created_at, revoked_at FROM credential_secrets WHERE credential_id = c.id
+      ORDER BY revoked_at DESC NULLS FIRST, created_at DESC LIMIT ${SHOWN_SECRETS}
+    ) s
+    ORDER BY s.created_at, s.id`;
+  return credentials.map((credential) => ({
+    ...credential,
+    secrets: rows.filter((row) => row.credentialId === credential.id).map(({ id, createdAt, revokedAt }) => ({ id, createdAt, revokedAt })),
+  }));
 }
 
 /** The credential within the caller's reach, or 404 (another agency's credential does not exist for a director). */
 export async function findCredential(db: Queryable, reach: CredentialReach, credentialId: string): Promise<CredentialView> {
-  const found = UUID.test(credentialId) ? await db.credential.findUnique({ where: { id: credentialId }, include: VIEW }) : null;
+  const found = UUID.test(credentialId) ? await db.credential.findUnique({ where: { id: credentialId } }) : null;
   if (!found || !within(reach, found)) throw new NotFound('Credential not found.');
-  return found;
+  return (await withShownSecrets(db, [found]))[0]!;
 }
 
 function within(reach: CredentialReach, credential: Pick<Credential, 'companyId' | 'kind'>): boolean {
@@ -125,7 +142,8 @@ export async function revokeSecret(
   actor: AuditActor,
 ): Promise<CredentialView> {
   const credential = await lockCredential(tx, reach, credentialId);
-  const secret = credential.secrets.find((candidate) => candidate.id === secretId);
+  // Looked up on its own: a revoked secret may be older than the ones the view shows.
+  const secret = UUID.test(secretId) ? await tx.credentialSecret.findFirst({ where: { id: secretId, credentialId: credential.id } }) : null;
   if (!secret) throw new NotFound('Secret not found.');
   if (secret.revokedAt) throw new Conflict('already_revoked', 'This secret is already revoked.');
   await tx.credentialSecret.update({ where: { id: secretId }, data: { revokedAt: new Date() } });

@@ -788,7 +788,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none). */
+            /** @description Documents attached to the event (empty array when none; at most 20). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -1100,7 +1100,11 @@ export interface components {
              * @example null
              */
             revokedAt: string | null;
-            /** @description All its secrets, oldest first, active and revoked. */
+            /**
+             * @description Its active secrets (at most 2) and its most recently revoked ones, at most 10 in all,
+             *     oldest first. A revoked secret is deleted 30 days after its revocation (and then listed
+             *     nowhere); the audit log keeps the record of its issue and revocation.
+             */
             secrets: components["schemas"]["CredentialSecret"][];
         };
         /** @description A newly issued secret. `clientSecret` is set only in the first response; an idempotent replay answers null. */
@@ -1175,6 +1179,7 @@ export interface components {
             eventType: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
+            /** @description The latest 20 attempts, oldest first (`attemptCount` counts them all; at most 50). */
             attempts: {
                 /** Format: date-time */
                 attemptedAt: string;
@@ -1182,6 +1187,7 @@ export interface components {
                 latencyMs: number;
                 error: string | null;
             }[];
+            attemptCount: number;
             /** Format: date-time */
             nextAttemptAt: string | null;
             /** Format: date-time */

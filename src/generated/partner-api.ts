@@ -480,10 +480,33 @@ export interface paths {
         };
         /**
          * List an endpoint's recent deliveries
-         * @description One page of the endpoint's deliveries, newest first, each with its attempts (status,
-         *     latency, error; never a secret). Kept for 30 days. Paging works as for guarantees.
+         * @description One page of the endpoint's deliveries, newest first, each with its latest 20 attempts
+         *     (status, latency, error; never a secret) and `attemptCount`; every attempt of a delivery is
+         *     listed by `GET .../deliveries/{deliveryId}/attempts`. Kept for 30 days. Paging works as for
+         *     guarantees.
          */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every attempt of a delivery
+         * @description One page of the delivery's attempts, oldest first (a delivery embeds only its latest 20).
+         *     A delivery has at most 50 attempts (see the redelivery). Paging works as for guarantees.
+         */
+        get: operations["listWebhookDeliveryAttempts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -506,6 +529,10 @@ export interface paths {
          * @description Queues one more attempt of this delivery now, with the same `webhook-id` (the event's id),
          *     whatever its status; a pending delivery is attempted now instead of at its scheduled
          *     time. Requires `Idempotency-Key`.
+         *
+         *     A delivery has at most 50 attempts, retries and redeliveries together: once it has 50, a
+         *     redelivery is `409 redelivery_limit_reached` (read the event from `GET /v1/events`
+         *     instead, or send a test event to check the endpoint).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -1204,7 +1231,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none). */
+            /** @description Documents attached to the event (empty array when none; at most 20). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -1525,8 +1552,16 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed";
-            /** @description Every attempt, oldest first. */
+            /**
+             * @description The latest 20 attempts, oldest first. `attemptCount` says how many there are in all;
+             *     `GET .../deliveries/{deliveryId}/attempts` lists every one.
+             */
             attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description How many attempts the delivery has had (at most 50, see the redelivery).
+             * @example 3
+             */
+            attemptCount: number;
             /** Format: date-time */
             nextAttemptAt: string | null;
             /** Format: date-time */
@@ -1536,6 +1571,14 @@ export interface components {
         WebhookEndpointPage: {
             _embedded: {
                 webhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a delivery's attempts, oldest first. `_embedded` is always present. */
+        WebhookAttemptPage: {
+            _embedded: {
+                webhookAttempts: components["schemas"]["WebhookAttempt"][];
             };
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
@@ -1671,6 +1714,7 @@ export interface components {
          *     | `co_tenant_limit_reached` | 409 | The guarantee already has 10 co-tenants. |
          *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
          *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
+         *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
          *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
@@ -4332,6 +4376,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

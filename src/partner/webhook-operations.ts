@@ -1,7 +1,7 @@
 /** Webhook endpoints, their deliveries, and the event feed (issue 14). */
 import { halPage, pageLink, pageRequest } from '../http/paging';
 
-import { revealSecret, toWebhookDelivery, toWebhookEndpoint, withHiddenSecret } from '../webhooks/webhook-mapper';
+import { revealSecret, toWebhookAttempt, toWebhookDelivery, toWebhookEndpoint, withHiddenSecret } from '../webhooks/webhook-mapper';
 import type { components } from '../generated/partner-api';
 import { defineOperation } from './unit-of-work';
 
@@ -69,6 +69,13 @@ export const webhookOperations = [
       const page = pageRequest(query);
       const { rows, total } = await work.webhooks.deliveries(params.endpointId, page);
       return { status: 200, body: halPage(request, 'webhookDeliveries', rows.map(toWebhookDelivery), total, page) };
+    },
+  }),
+  defineOperation('listWebhookDeliveryAttempts', {
+    handler: async ({ params, query }, work, request) => {
+      const page = pageRequest(query);
+      const { rows, total } = await work.webhooks.attempts(params.endpointId, params.deliveryId, page);
+      return { status: 200, body: halPage(request, 'webhookAttempts', rows.map(toWebhookAttempt), total, page) };
     },
   }),
   defineOperation('redeliverWebhook', {

@@ -13,7 +13,7 @@ import type { WebhookEndpoint } from '../generated/prisma/client';
 import { endPacing } from './delivery-pacing';
 import { newWebhookSecret, type SecretBox } from './secret-box';
 import { assertDeliverableUrl, type UrlPolicy } from './url-safety';
-import { DELIVERY_INCLUDE, deliveryPage, endpointPage, type Page } from './webhook-pages';
+import { attemptPage, deliveryPage, endpointPage, findDelivery, MAX_ATTEMPTS_PER_DELIVERY, type Page } from './webhook-pages';
 
 type Schemas = components['schemas'];
 
@@ -31,9 +31,8 @@ const endpointNotFound = () => new NotFound('Webhook endpoint not found.');
 export function companyWebhooks(db: Queryable, companyId: string, rules: WebhookRules) {
   const find = async (id: string): Promise<WebhookEndpoint> =>
     (await db.webhookEndpoint.findFirst({ where: { id, companyId } })) ?? Promise.reject(endpointNotFound());
-  const findDelivery = async (endpointId: string, deliveryId: string) =>
-    (await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId, companyId }, include: DELIVERY_INCLUDE })) ??
-    Promise.reject(new NotFound('Webhook delivery not found.'));
+  const delivery = async (endpointId: string, deliveryId: string) =>
+    (await findDelivery(db, { id: deliveryId, endpointId, companyId })) ?? Promise.reject(new NotFound('Webhook delivery not found.'));
   return {
     find,
     list: (page: Page) => endpointPage(db, companyId, page),
@@ -102,19 +101,30 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
       const endpoint = await find(id);
       const data = { endpointId: endpoint.id, message: 'A test event sent by POST /v1/webhook-endpoints/{endpointId}/test.' };
       const eventId = await emitEvent(db, { companyId, type: TEST_EVENT_TYPE, data }, endpoint.id);
-      const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: DELIVERY_INCLUDE });
-      return delivery;
+      return (await findDelivery(db, { eventId, endpointId: endpoint.id }))!;
     },
     deliveries: async (id: string, page: Page) => {
       const endpoint = await find(id);
       return deliveryPage(db, { endpointId: endpoint.id, companyId }, page);
     },
+    attempts: async (endpointId: string, deliveryId: string, page: Page) => {
+      const found = await delivery(endpointId, deliveryId);
+      return attemptPage(db, found.id, page);
+    },
     redeliver: async (endpointId: string, deliveryId: string) => {
-      const delivery = await findDelivery(endpointId, deliveryId);
+      // Locked, so that two redeliveries at once cannot both pass the cap below.
+      await db.$queryRaw`SELECT 1 FROM webhook_deliveries WHERE id = ${deliveryId}::uuid AND endpoint_id = ${endpointId}::uuid AND company_id = ${companyId} FOR UPDATE`;
+      const found = await delivery(endpointId, deliveryId);
+      if (found.attemptCount >= MAX_ATTEMPTS_PER_DELIVERY) {
+        throw new Conflict(
+          'redelivery_limit_reached',
+          `This delivery already has ${MAX_ATTEMPTS_PER_DELIVERY} attempts; read the event from GET /v1/events instead.`,
+        );
+      }
       const now = new Date();
-      await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: now } });
-      await enqueueDelivery(db, delivery.id, now);
-      return { ...delivery, status: 'pending', nextAttemptAt: now };
+      await db.webhookDelivery.update({ where: { id: found.id }, data: { status: 'pending', nextAttemptAt: now } });
+      await enqueueDelivery(db, found.id, now);
+      return { ...found, status: 'pending', nextAttemptAt: now };
     },
   };
 }

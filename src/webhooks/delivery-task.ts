@@ -18,6 +18,7 @@ import type { SecretBox } from './secret-box';
 import type { UrlPolicy } from './url-safety';
 import { recordDeliveryMetrics } from './delivery-metrics';
 import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
+import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 
 export interface DeliverySettings {
   box: SecretBox;
@@ -37,6 +38,8 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   if (!delivery || delivery.status !== 'pending') return;
   const { event } = delivery;
   if (!delivery.enabled && event.type !== TEST_EVENT_TYPE) return failDelivery(db, deliveryId);
+  // The documented cap holds whatever queued this attempt (a redelivery racing a retry).
+  if (delivery.attemptsMade >= MAX_ATTEMPTS_PER_DELIVERY) return failDelivery(db, deliveryId);
   if (delivery.unansweredInRow >= PACE_AFTER) {
     // A paced endpoint: one attempt per interval across all processes; the others wait for a later turn.
     const interval = paceMs(delivery.unansweredInRow, settings.timeoutMs);

@@ -1,6 +1,7 @@
 /** Webhook rows to the contract's shapes. Secrets are never mapped (only shown once, by revealOnce). */
 import type { components } from '../generated/partner-api';
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client';
+import type { WebhookEndpoint } from '../generated/prisma/client';
+import type { AttemptView, DeliveryRow } from './webhook-pages';
 
 type Schemas = components['schemas'];
 
@@ -27,21 +28,24 @@ export function withHiddenSecret(row: WebhookEndpoint): Schemas['WebhookEndpoint
 
 export const revealSecret = (secret: string) => (stored: Schemas['WebhookEndpointWithSecret']) => ({ ...stored, secret });
 
-export type DeliveryRow = WebhookDelivery & { attempts: WebhookAttempt[]; event: { type: string } };
-
 export function toWebhookDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] {
   return {
     id: row.id,
     eventId: row.eventId,
     eventType: row.event.type,
     status: row.status as Schemas['WebhookDelivery']['status'],
-    attempts: row.attempts.map((attempt) => ({
-      attemptedAt: attempt.attemptedAt.toISOString(),
-      responseStatus: attempt.responseStatus,
-      latencyMs: attempt.latencyMs,
-      error: attempt.error,
-    })),
+    attempts: row.attempts.map(toWebhookAttempt),
+    attemptCount: row.attemptCount,
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toWebhookAttempt(attempt: AttemptView): Schemas['WebhookAttempt'] {
+  return {
+    attemptedAt: attempt.attemptedAt.toISOString(),
+    responseStatus: attempt.responseStatus,
+    latencyMs: attempt.latencyMs,
+    error: attempt.error,
   };
 }

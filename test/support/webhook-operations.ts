@@ -24,6 +24,7 @@ export const WEBHOOK_OPERATIONS = [
   'rotateWebhookEndpointSecret',
   'sendWebhookTest',
   'listWebhookDeliveries',
+  'listWebhookDeliveryAttempts',
   'redeliverWebhook',
   'listEvents',
 ];

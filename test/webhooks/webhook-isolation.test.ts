@@ -45,6 +45,12 @@ const CALLS: Call[] = [
   { operationId: 'sendWebhookTest', method: 'post', path: (e) => `${ENDPOINTS}/${e}/test`, scope: 'ri:webhooks:manage' },
   { operationId: 'listWebhookDeliveries', method: 'get', path: (e) => `${ENDPOINTS}/${e}/deliveries`, scope: 'ri:webhooks:manage' },
   {
+    operationId: 'listWebhookDeliveryAttempts',
+    method: 'get',
+    path: (e, d) => `${ENDPOINTS}/${e}/deliveries/${d}/attempts`,
+    scope: 'ri:webhooks:manage',
+  },
+  {
     operationId: 'redeliverWebhook',
     method: 'post',
     path: (e, d) => `${ENDPOINTS}/${e}/deliveries/${d}/redeliver`,
