@@ -53,6 +53,7 @@ async function store(url: string) {
         data: {
           id: randomUUID(),
           companyId: COMPANY,
+          credentialId: partner.credentialId,
           url: 'https://receiver.example/hooks',
           eventTypes: ['statement_entry.created'],
           secret: 'unused',

@@ -79,6 +79,7 @@ export async function measureEventsCost(setup: Setup): Promise<EventsCost> {
       data: endpointIds.map((id, index) => ({
         id,
         companyId: BENCH_COMPANY,
+        credentialId: setup.database.credential.credentialId,
         url: `https://hooks-${index + 1}${BENCH_HOSTS}`,
         description: 'make bench: events A/B',
         eventTypes: ['rental_insurance.status_changed'],

@@ -18,7 +18,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import { ValidationFailed } from '../errors';
-import { TEST_EVENT_TYPE } from './event-types';
+import { readableTypes } from './event-scopes';
 import { parseCursor, toEnvelope, type EventEnvelope, type EventRow } from './event-envelope';
 
 export interface FeedQuery {
@@ -29,12 +29,13 @@ export interface FeedQuery {
   occurredBefore?: string;
 }
 
-export async function readFeed(db: Queryable, companyId: string, query: FeedQuery): Promise<EventEnvelope[]> {
+/** The agency's events that `scopes` may read (event-scopes.ts), oldest first after the cursor. */
+export async function readFeed(db: Queryable, companyId: string, scopes: readonly string[], query: FeedQuery): Promise<EventEnvelope[]> {
   const cursor = query.after === undefined ? null : parseCursor(query.after);
   if (query.after !== undefined && cursor === null) throw new ValidationFailed(['after: is not a cursor of this feed']);
   const conditions = [
     Prisma.sql`company_id = ${companyId}`,
-    Prisma.sql`type <> ${TEST_EVENT_TYPE}`,
+    Prisma.sql`type = ANY (${readableTypes(scopes)}::text[])`,
     Prisma.sql`tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
   ];
   if (cursor) conditions.push(Prisma.sql`(tx_id, position) > (${cursor.txId}::bigint, ${cursor.position}::bigint)`);

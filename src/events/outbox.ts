@@ -2,7 +2,7 @@
  * The transactional outbox: `emitEvent` is called by the domain functions that make a change
  * (guarantee changes, comments, statement entries), on the same database handle, so the event row
  * commits or rolls back with the change. In the same statement the event gets one delivery per
- * enabled endpoint of the agency subscribed to the type, and one pg-boss job per delivery
+ * enabled endpoint of the agency subscribed to the type whose credential may read it, and one pg-boss job per delivery
  * (src/webhooks/delivery-queue.ts, also in the transaction: the job exists exactly when the event
  * does, even if the process dies right after COMMIT; its NOTIFY wakes the workers at COMMIT).
  */
@@ -12,6 +12,7 @@ import type { Queryable } from '../database/prisma-client';
 import type { EventType } from './event-types';
 import { heldAppends, type HeldEvent } from '../database/held-appends';
 import { deliveryJobCtes, insertDeliveryJobs } from '../webhooks/delivery-queue';
+import { READ_SCOPE_OF_TYPE } from './event-scopes';
 
 export interface NewEvent {
   companyId: string;
@@ -50,10 +51,21 @@ export function eventRowsCtes(events: HeldEvent[], onlyEndpoint?: string): Prism
     ), held_delivery AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, company_id)
       SELECT e.id, event.id, e.company_id FROM webhook_endpoints e JOIN held_event event ON e.company_id = event.company_id
-      WHERE (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types)
+      JOIN credentials owner ON owner.id = e.credential_id
+      WHERE (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types) AND ${ownerMayRead('owner', 'event.type')}
                   ELSE e.id = ${onlyEndpoint ?? null}::uuid END)
       RETURNING id AS delivery_id, company_id, now() AS run_at
     ), held_job AS (${insertDeliveryJobs(Prisma.sql`SELECT delivery_id, company_id, run_at FROM held_delivery`)})`;
+}
+
+/**
+ * SQL: the endpoint's owning credential (`owner`) is not revoked and may still receive events of
+ * `type` by webhook: ri:webhooks:manage and the scope that reads the event's resource (event-scopes.ts).
+ */
+export function ownerMayRead(owner: string, type: string): Prisma.Sql {
+  const credential = Prisma.raw(owner);
+  return Prisma.sql`(${credential}.revoked_at IS NULL AND 'ri:webhooks:manage' = ANY (${credential}.scopes)
+    AND (${JSON.stringify(READ_SCOPE_OF_TYPE)}::jsonb ->> ${Prisma.raw(type)}) = ANY (${credential}.scopes))`;
 }
 
 /**

@@ -29,8 +29,8 @@ export function partnerWork(rules: GuaranteeRules, webhookRules: WebhookRules) {
     return {
       guarantees: companyGuarantees(db, companyId, actor, rules),
       ledger: companyLedger(db, companyId),
-      webhooks: companyWebhooks(db, companyId, webhookRules),
-      events: { read: (query) => readFeed(db, companyId, query) },
+      webhooks: companyWebhooks(db, principal, webhookRules),
+      events: { read: (query) => readFeed(db, companyId, principal.scopes, query) },
     };
   };
 }

@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../database/prisma-client';
-import { Conflict, NotFound } from '../errors';
+import type { Principal } from '../auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { unreadableTypes } from '../events/event-scopes';
 import { emitEvent, enqueueDelivery } from '../events/outbox';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import type { components } from '../generated/partner-api';
@@ -28,7 +30,26 @@ export interface WebhookRules {
 
 const endpointNotFound = () => new NotFound('Webhook endpoint not found.');
 
-export function companyWebhooks(db: Queryable, companyId: string, rules: WebhookRules) {
+/**
+ * An endpoint belongs to the credential that registered it, or last set its URL or event types
+ * (`credential_id`): its deliveries stop when that credential is revoked or loses a scope the
+ * events need (src/events/event-scopes.ts). Any credential of the agency with ri:webhooks:manage
+ * manages every endpoint of the agency, but may point one at a URL or subscribe it to event types
+ * only when its token may read every type the endpoint then receives; doing so makes it the owner.
+ */
+function assertReadable(eventTypes: readonly string[], scopes: readonly string[]): void {
+  const problems = unreadableTypes(eventTypes, scopes);
+  if (problems.length > 0) {
+    throw new ValidationFailed(
+      problems,
+      'This token may not read every event type of the endpoint (see Webhooks: who receives what).',
+      'event_type_not_readable',
+    );
+  }
+}
+
+export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'companyId' | 'credentialId' | 'scopes'>, rules: WebhookRules) {
+  const { companyId } = principal;
   const find = async (id: string): Promise<WebhookEndpoint> =>
     (await db.webhookEndpoint.findFirst({ where: { id, companyId } })) ?? Promise.reject(endpointNotFound());
   const delivery = async (endpointId: string, deliveryId: string) =>
@@ -42,6 +63,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
       return find(id);
     },
     create: async (body: Schemas['WebhookEndpointCreate']) => {
+      assertReadable(body.eventTypes, principal.scopes);
       await assertDeliverableUrl(body.url, rules.policy);
       await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ${companyId}))::text`;
       if ((await db.webhookEndpoint.count({ where: { companyId } })) >= MAX_ENDPOINTS_PER_AGENCY) {
@@ -52,6 +74,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
         data: {
           id: randomUUID(),
           companyId,
+          credentialId: principal.credentialId,
           url: body.url,
           description: body.description ?? null,
           eventTypes: [...body.eventTypes],
@@ -61,6 +84,8 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
       return { row, secret };
     },
     patch: async (current: WebhookEndpoint, body: Schemas['WebhookEndpointPatch']) => {
+      const redirecting = body.url !== undefined || body.eventTypes !== undefined;
+      if (redirecting) assertReadable(body.eventTypes ?? current.eventTypes, principal.scopes);
       if (body.url !== undefined) await assertDeliverableUrl(body.url, rules.policy);
       const enabling = body.enabled === true && !current.enabled;
       // A new address or a fresh start: the old one's silence no longer paces the endpoint.
@@ -71,6 +96,7 @@ export function companyWebhooks(db: Queryable, companyId: string, rules: Webhook
           ...(body.url !== undefined ? { url: body.url } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(body.eventTypes !== undefined ? { eventTypes: [...body.eventTypes] } : {}),
+          ...(redirecting ? { credentialId: principal.credentialId } : {}),
           ...(body.enabled === false && current.enabled ? { enabled: false, disabledReason: 'partner' } : {}),
           ...(enabling ? { enabled: true, disabledReason: null, failingSince: null } : {}),
           version: { increment: 1 },

@@ -11,6 +11,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { EventRow } from '../events/event-envelope';
 import { pacingAssignments } from './delivery-pacing';
 import { deliveryJobCtes } from './delivery-queue';
+import { ownerMayRead } from '../events/outbox';
 
 export interface DeliveryToAttempt {
   id: string;
@@ -24,6 +25,8 @@ export interface DeliveryToAttempt {
   failingSince: Date | null;
   unansweredInRow: number;
   attemptsMade: number;
+  /** The endpoint's credential is not revoked and may still read the event's resource (event-scopes.ts). */
+  ownerMayRead: boolean;
   event: EventRow;
 }
 
@@ -34,8 +37,10 @@ export async function readDelivery(db: Database, deliveryId: string): Promise<De
     SELECT d.id, d.status, d.endpoint_id AS "endpointId", e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret",
            e.previous_secret_expires_at AS "previousSecretExpiresAt", e.failing_since AS "failingSince", e.unanswered_in_row AS "unansweredInRow",
            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS "attemptsMade",
+           ${ownerMayRead('c', 'v.type')} AS "ownerMayRead",
            v.id AS "eventId", v.tx_id AS "txId", v.position, v.company_id AS "companyId", v.type, v.occurred_at AS "occurredAt", v.data
     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
+    JOIN credentials c ON c.id = e.credential_id
     WHERE d.id = ${deliveryId}::uuid`;
   if (!row) return undefined;
   const { eventId, txId, position, companyId, type, occurredAt, data, ...delivery } = row;

@@ -38,6 +38,8 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   if (!delivery || delivery.status !== 'pending') return;
   const { event } = delivery;
   if (!delivery.enabled && event.type !== TEST_EVENT_TYPE) return failDelivery(db, deliveryId);
+  // Scopes hold at delivery too: the endpoint's credential was revoked or lost a scope since the event was queued.
+  if (!delivery.ownerMayRead && event.type !== TEST_EVENT_TYPE) return recordAttempt(db, notPermitted(delivery));
   // The documented cap holds whatever queued this attempt (a redelivery racing a retry).
   if (delivery.attemptsMade >= MAX_ATTEMPTS_PER_DELIVERY) return failDelivery(db, deliveryId);
   if (delivery.unansweredInRow >= PACE_AFTER) {
@@ -58,6 +60,22 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   await recordAttempt(db, consequences(delivery, outcome, settings));
   // A paced endpoint answered: what waited for its turns goes now.
   if (delivery.unansweredInRow >= PACE_AFTER && outcome.status !== undefined) await endPacing(db, delivery.endpointId);
+}
+
+/** An attempt not made: recorded (the partner sees why in the delivery), the delivery failed, the endpoint untouched. */
+function notPermitted(delivery: DeliveryToAttempt): AttemptRecord {
+  return {
+    deliveryId: delivery.id,
+    endpointId: delivery.endpointId,
+    responseStatus: null,
+    latencyMs: 0,
+    error: `not sent: the endpoint's credential is revoked or may no longer read ${delivery.event.type} events`,
+    status: 'failed',
+    nextAttemptAt: null,
+    endpointChange: null,
+    // No request was made: the endpoint's pacing is neither advanced nor ended.
+    pacing: null,
+  };
 }
 
 /** What an attempt's outcome means for the delivery, its endpoint and its next attempt. */

@@ -383,6 +383,12 @@ export interface paths {
          *     own machine (`http://127.0.0.1:8080/webhooks`) can be tested. At most 10 endpoints per
          *     agency (`409 webhook_endpoint_limit`).
          *
+         *     The endpoint belongs to the credential of the token that registers it, and receives only
+         *     what that credential may read (see *Webhooks: who receives what*): an event type whose
+         *     resource the token may not read (`statement_entry.created` without `ri:financial:read`,
+         *     a `rental_insurance.*` type without `ri:rental-insurances:read`) is
+         *     `400 event_type_not_readable`.
+         *
          *     Requires `Idempotency-Key`.
          */
         post: operations["createWebhookEndpoint"];
@@ -420,6 +426,9 @@ export interface paths {
          * @description JSON Merge Patch (RFC 7396) of the URL, description, event types or `enabled`.
          *     `enabled: true` re-enables an endpoint that the service disabled (`disabledReason` is then
          *     cleared and its failure count starts again). A new URL is checked as at registration.
+         *     Setting `url` or `eventTypes` needs a token that may read every event type the endpoint
+         *     then receives (`400 event_type_not_readable` otherwise), and makes the token's credential
+         *     the endpoint's owner (see *Webhooks: who receives what*).
          *     Requires `Idempotency-Key` and `If-Match`.
          */
         patch: operations["patchWebhookEndpoint"];
@@ -558,7 +567,10 @@ export interface paths {
          *     writes go on: an event appears only once every transaction that started before it has
          *     ended, so an event never shows up behind a cursor already read (it can appear up to a few
          *     seconds after it is delivered by webhook). Events are kept for 30 days.
-         *     `type` (repeatable, OR), `occurredFrom` and `occurredBefore` filter the page.
+         *     `type` (repeatable, OR), `occurredFrom` and `occurredBefore` filter the page. Only the
+         *     event types the token may read are listed: `statement_entry.*` needs `ri:financial:read`
+         *     too, `rental_insurance.*` needs `ri:rental-insurances:read` too (see *Webhooks: who
+         *     receives what*).
          */
         get: operations["listEvents"];
         put?: never;
@@ -1715,6 +1727,7 @@ export interface components {
          *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
          *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
          *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
+         *     | `event_type_not_readable` | 400 | The token may not read every event type the webhook endpoint would receive (see *Webhooks*). |
          *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
