@@ -35,7 +35,7 @@ build: install ## Compile to dist/
 	npx tsc -p tsconfig.build.json
 
 start: build ## Install, build and start the sandbox service with an embedded database and a demo credential
-	ENVIRONMENT=$${ENVIRONMENT:-sandbox} DEMO_CREDENTIAL=$${DEMO_CREDENTIAL:-true} npm start --silent
+	ENVIRONMENT=$${ENVIRONMENT:-sandbox} DEMO_CREDENTIAL=$${DEMO_CREDENTIAL:-true} WEBHOOK_ALLOW_LOOPBACK=$${WEBHOOK_ALLOW_LOOPBACK:-true} npm start --silent
 
 test: install ## Install and run the whole test suite against a real PostgreSQL (embedded unless TEST_DATABASE_URL)
 	@mkdir -p .data

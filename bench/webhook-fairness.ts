@@ -118,6 +118,7 @@ export async function measureWebhookFairness(bench: BenchDatabase, baseEnv: Reco
     {
       ...baseEnv,
       ENVIRONMENT: 'sandbox',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       PORT: String(PORT),
       PUBLIC_ORIGIN: origin,
       SCHEDULER_INTERVAL_MS: '0',
@@ -140,10 +141,13 @@ export async function measureWebhookFairness(bench: BenchDatabase, baseEnv: Reco
     for (let pair = 0; pair < PAIRS; pair++) {
       for (const withB of [false, true]) {
         if (withB) {
+          // Stored directly, each owned (issue 23 item 2) by agency B's newest credential.
+          const owner = await db.credential.findFirstOrThrow({ where: { companyId: COMPANY_B }, orderBy: { createdAt: 'desc' } });
           await db.webhookEndpoint.createMany({
             data: Array.from({ length: SLOW_RECEIVERS }, (_, i) => ({
               id: randomUUID(),
               companyId: COMPANY_B,
+              credentialId: owner.id,
               url: `${hooks.slowUrl}/b${i}`,
               eventTypes: ['rental_insurance.status_changed'],
               secret: box.seal(newWebhookSecret()),

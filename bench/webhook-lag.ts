@@ -136,6 +136,7 @@ export async function measureWebhookLag(bench: BenchDatabase, baseEnv: Record<st
     {
       ...baseEnv,
       ENVIRONMENT: 'sandbox',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       PORT: String(PORT),
       PUBLIC_ORIGIN: origin,
       SCHEDULER_INTERVAL_MS: '0',

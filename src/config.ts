@@ -62,6 +62,7 @@ export interface Config {
   /** Write responses one agency may have stored within the retention window; beyond it, 429 idempotency_quota_exceeded. */
   IDEMPOTENCY_RECORDS_PER_AGENCY: number;
   DEMO_CREDENTIAL: boolean;
+  WEBHOOK_ALLOW_LOOPBACK: boolean;
   /** Token endpoint: failed client authentications from one source address within the window before it is locked out. */
   TOKEN_FAILURES_PER_ADDRESS: number;
   /** Token endpoint: failed client authentications of one client ID (from any address) within the window before it is locked out. */
@@ -151,6 +152,7 @@ const schema = {
     IDEMPOTENCY_RETENTION_HOURS: { type: 'integer', minimum: 1, maximum: 720, default: 24 },
     IDEMPOTENCY_RECORDS_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 100_000_000, default: 500_000 },
     DEMO_CREDENTIAL: { type: 'boolean', default: false },
+    WEBHOOK_ALLOW_LOOPBACK: { type: 'boolean', default: false },
     TOKEN_FAILURES_PER_ADDRESS: { type: 'integer', minimum: 1, maximum: 100_000, default: 20 },
     TOKEN_FAILURES_PER_CLIENT: { type: 'integer', minimum: 1, maximum: 100_000, default: 10 },
     TOKEN_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 600 },
@@ -221,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: Config
   if (serving && config.ENVIRONMENT === 'production' && !config.PUBLIC_ORIGIN) problems.push('PUBLIC_ORIGIN is required in production');
   // The sandbox derives a fixed key (its secrets protect nothing real); production must not.
   if (serving && config.ENVIRONMENT === 'production' && !config.WEBHOOK_SECRET_KEY) problems.push('WEBHOOK_SECRET_KEY is required in production');
+  // Loopback webhooks are for a sandbox on the partner's own machine; in production they would reach the service's host.
+  if (config.ENVIRONMENT === 'production' && config.WEBHOOK_ALLOW_LOOPBACK) problems.push('WEBHOOK_ALLOW_LOOPBACK is for the sandbox only');
   // Node refuses a request timeout shorter than the headers timeout.
   if (config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS)
     problems.push('HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS');

@@ -33,6 +33,8 @@ export function toEnvelope(row: EventRow): EventEnvelope {
   };
 }
 
+const MAX_BIGINT = 2n ** 63n - 1n;
+
 /** The feed's opaque cursor: the writing transaction's id and the event's position, base64url. */
 export function cursorOf(txId: bigint, position: bigint): string {
   return Buffer.from(`${txId}.${position}`).toString('base64url');
@@ -41,5 +43,9 @@ export function cursorOf(txId: bigint, position: bigint): string {
 /** The cursor's parts, or null when it is not one of ours. */
 export function parseCursor(cursor: string): { txId: bigint; position: bigint } | null {
   const match = /^(\d{1,19})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? { txId: BigInt(match[1]!), position: BigInt(match[2]!) } : null;
+  if (!match) return null;
+  const txId = BigInt(match[1]!);
+  const position = BigInt(match[2]!);
+  // Both are PostgreSQL bigints: 19 digits may still exceed 2^63 - 1, which no cursor of ours holds.
+  return txId <= MAX_BIGINT && position <= MAX_BIGINT ? { txId, position } : null;
 }

@@ -41,7 +41,15 @@ interface DefinitionBase {
   replicaRead?: boolean;
 }
 
+/**
+ * Checks that may be slow and need no transaction (a webhook URL's DNS resolution), run before the
+ * write's transaction begins, on a unit of work outside any transaction: a slow resolver then holds
+ * neither a pooled connection nor a row lock (issue 23 list 7).
+ */
+type CheckBefore<Op extends ContractOperation, Work> = (input: OperationInput<Op>, work: Work) => Promise<void>;
+
 export interface PlainDefinition<Op extends ContractOperation, Work> extends DefinitionBase {
+  checkBefore?: CheckBefore<Op, Work>;
   handler: Handler<Op, Work, unknown>;
 }
 
@@ -52,6 +60,7 @@ export interface PreconditionDefinition<Op extends ContractOperation, Work, Curr
    * the handler receives it as `current`.
    */
   precondition: (input: OperationInput<Op>, work: Work) => Promise<Current>;
+  checkBefore?: CheckBefore<Op, Work>;
   handler: Handler<Op, Work, { current: Current }>;
 }
 
@@ -70,6 +79,7 @@ export interface DeclaredOperation<Work> {
   expensive?: (query: Record<string, unknown>) => boolean;
   replicaRead?: boolean;
   precondition?: (input: DeclaredInput, work: Work) => Promise<Versioned>;
+  checkBefore?: (input: DeclaredInput, work: Work) => Promise<void>;
   handler: (input: DeclaredInput & { current?: Versioned }, work: Work | undefined, request: RequestFacts) => Promise<unknown>;
 }
 

@@ -51,6 +51,8 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   // A write's key is read before its If-Match, as the contract lists their errors.
   const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;
   const ifMatch = plan.declaresIfMatch ? parseIfMatch(headerValue(call.headers, 'if-match'), plan.requiresIfMatch) : undefined;
+  // Before the transaction (and the key's claim): a slow check holds no connection and no lock.
+  if (declared.checkBefore) await declared.checkBefore(call.input, options.workFor(options.db, principal));
   const handle = async (db: Queryable): Promise<TypedResult> => {
     const work = options.workFor(db, principal);
     const current = declared.precondition ? await declared.precondition(call.input, work) : undefined;

@@ -7,6 +7,7 @@ import { guaranteeOperations } from './guarantee-operations';
 import { lifecycleOperations } from './lifecycle-operations';
 import { webhookOperations } from './webhook-operations';
 import { secretBox } from '../webhooks/secret-box';
+import { urlPolicy } from '../webhooks/url-safety';
 import type { ApiDefinition } from '../http/pipeline';
 import { partnerWork, type PartnerWork } from './unit-of-work';
 
@@ -21,6 +22,6 @@ export function partnerApi(config: Config): ApiDefinition<PartnerWork> {
       ...webhookOperations,
       ...publishedDocumentOperations({ environment: config.ENVIRONMENT, apiBasePath: config.API_BASE_PATH, authBasePath: config.AUTH_BASE_PATH }),
     ],
-    workFor: partnerWork({ commentQuotaPerDay: config.COMMENT_QUOTA_PER_DAY }, { box: secretBox(config), policy: config.ENVIRONMENT }),
+    workFor: partnerWork({ commentQuotaPerDay: config.COMMENT_QUOTA_PER_DAY }, { box: secretBox(config), policy: urlPolicy(config) }),
   };
 }

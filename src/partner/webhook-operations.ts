@@ -25,6 +25,7 @@ export const webhookOperations = [
     },
   }),
   defineOperation('createWebhookEndpoint', {
+    checkBefore: ({ body }, work) => work.webhooks.checkUrl(body.url),
     handler: async ({ body }, work) => {
       const { row, secret } = await work.webhooks.create(body);
       return {
@@ -43,6 +44,9 @@ export const webhookOperations = [
     },
   }),
   defineOperation('patchWebhookEndpoint', {
+    checkBefore: async ({ body }, work) => {
+      if (body.url !== undefined) await work.webhooks.checkUrl(body.url);
+    },
     precondition: ({ params }, work) => work.webhooks.lock(params.endpointId),
     handler: async ({ body, current }, work) => {
       const row = await work.webhooks.patch(current, body);

@@ -62,9 +62,11 @@ export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'compa
       await db.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid AND company_id = ${companyId} FOR UPDATE`;
       return find(id);
     },
+    /** The URL's text and its host's addresses (DNS): run before the write's transaction (checkBefore). */
+    checkUrl: (url: string) => assertDeliverableUrl(url, rules.policy),
+    /** The URL was checked by checkUrl before the transaction began. */
     create: async (body: Schemas['WebhookEndpointCreate']) => {
       assertReadable(body.eventTypes, principal.scopes);
-      await assertDeliverableUrl(body.url, rules.policy);
       await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhook_endpoints:' || ${companyId}))::text`;
       if ((await db.webhookEndpoint.count({ where: { companyId } })) >= MAX_ENDPOINTS_PER_AGENCY) {
         throw new Conflict('webhook_endpoint_limit', `The agency already has ${MAX_ENDPOINTS_PER_AGENCY} webhook endpoints.`);
@@ -86,7 +88,6 @@ export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'compa
     patch: async (current: WebhookEndpoint, body: Schemas['WebhookEndpointPatch']) => {
       const redirecting = body.url !== undefined || body.eventTypes !== undefined;
       if (redirecting) assertReadable(body.eventTypes ?? current.eventTypes, principal.scopes);
-      if (body.url !== undefined) await assertDeliverableUrl(body.url, rules.policy);
       const enabling = body.enabled === true && !current.enabled;
       // A new address or a fresh start: the old one's silence no longer paces the endpoint.
       if (enabling || (body.url !== undefined && body.url !== current.url)) await endPacing(db, current.id);
@@ -109,6 +110,9 @@ export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'compa
       if (count === 0) throw endpointNotFound();
     },
     rotate: async (id: string) => {
+      // Locked: two rotations at once apply one after the other, so each secret shown signs (the
+      // second keeps the first's as its previous one) and no answer names a secret that never signs.
+      await db.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid AND company_id = ${companyId} FOR UPDATE`;
       const current = await find(id);
       const secret = newWebhookSecret();
       const row = await db.webhookEndpoint.update({

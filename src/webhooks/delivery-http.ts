@@ -5,8 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { addressProblem, pinnedLookup, urlProblem, type UrlPolicy } from './url-safety';
+import { literalAllowed, pinnedLookup, REFUSED_AT_DELIVERY, type UrlPolicy } from './url-safety';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -28,9 +27,7 @@ export async function postWebhook(
   const latencyMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
   const url = new URL(target);
   // A host written as an address is never looked up (so never reaches pinnedLookup): check it here.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const problem = urlProblem(url, options.policy) ?? (isIP(host) ? addressProblem(host, options.policy) : null);
-  if (problem) return { error: `refused: ${problem}`, latencyMs: 0 };
+  if (!literalAllowed(url, options.policy)) return { error: REFUSED_AT_DELIVERY, latencyMs: 0 };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<AttemptOutcome>((resolve) => {
     const request = client.request(url, {
@@ -41,7 +38,7 @@ export async function postWebhook(
         'content-length': Buffer.byteLength(body),
         'user-agent': 'RentalGuarantee-Webhooks/1',
       },
-      lookup: pinnedLookup(options.policy) as never,
+      lookup: pinnedLookup(url, options.policy) as never,
       signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
       agent: false,
     });
@@ -62,9 +59,18 @@ export async function postWebhook(
       response.on('error', finish);
     });
     request.on('error', (error: Error & { code?: string }) => {
-      const reason = error.name === 'TimeoutError' || error.name === 'AbortError' ? `timeout after ${options.timeoutMs} ms` : error.message;
-      resolve({ error: reason.slice(0, 500), latencyMs: latencyMs() });
+      resolve({ error: failureOf(error, options.timeoutMs), latencyMs: latencyMs() });
     });
     request.end(body);
   });
+}
+
+/**
+ * What an attempt that got no answer records: the error's code, never its message, which names the
+ * address connected to (`connect ECONNREFUSED 10.0.0.7:443`): what a name resolves to stays ours.
+ */
+function failureOf(error: Error & { code?: string }, timeoutMs: number): string {
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout after ${timeoutMs} ms`;
+  if (error.message === REFUSED_AT_DELIVERY) return REFUSED_AT_DELIVERY;
+  return error.code ? `no answer: ${error.code}` : 'no answer: the connection failed';
 }

@@ -26,6 +26,7 @@ import { attemptDelivery, type DeliverySettings } from './delivery-task';
 import { DELIVERY_QUEUE, deliveryQueueOptions, QUEUE_SCHEMA } from './delivery-queue';
 import { parseSchedule } from './retry-schedule';
 import { secretBox } from './secret-box';
+import { urlPolicy } from './url-safety';
 
 export interface DeliveryWorker {
   stop(): Promise<void>;
@@ -39,7 +40,7 @@ const POLL_SECONDS = 1;
 export function deliverySettings(config: Config): DeliverySettings {
   return {
     box: secretBox(config),
-    policy: config.ENVIRONMENT,
+    policy: urlPolicy(config),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     scheduleMs: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS),
     disableAfterDays: config.WEBHOOK_DISABLE_AFTER_DAYS,

@@ -40,6 +40,8 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '5',
     WEBHOOK_DELIVERY_CONCURRENCY: '0',
+    // Test receivers listen on 127.0.0.1, as a partner's handler on its own machine (make start).
+    ...(overrides['ENVIRONMENT'] === 'production' ? {} : { WEBHOOK_ALLOW_LOOPBACK: 'true' }),
     ...overrides,
   });
   const db = createDatabaseClient(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS });

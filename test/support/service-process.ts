@@ -58,6 +58,8 @@ export async function startService(databaseUrl: string, env: Record<string, stri
       METRICS_PORT: '0',
       // No webhook delivery worker unless the test asks for one, as in in-process-app.ts.
       WEBHOOK_DELIVERY_CONCURRENCY: '0',
+      // Receivers of the tests listen on 127.0.0.1, as in in-process-app.ts.
+      ...(env['ENVIRONMENT'] === 'production' ? {} : { WEBHOOK_ALLOW_LOOPBACK: 'true' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -375,12 +375,15 @@ export interface paths {
          *     secret (`whsec_...`): it is shown **once**, in this answer only (a replay of the same
          *     `Idempotency-Key` shows `secret: null`); store it right away. Lost: rotate it.
          *
-         *     In production the URL must be `https` and its host must resolve only to public addresses:
-         *     a loopback, private (RFC 1918, unique local), link-local, carrier-grade NAT, multicast or
-         *     cloud metadata address is refused with `400 webhook_url_refused`, here and again at every
-         *     delivery (the address checked is the address connected to, against DNS rebinding). In the
-         *     sandbox `http://` and loopback addresses are allowed so that a handler on the partner's
-         *     own machine (`http://127.0.0.1:8080/webhooks`) can be tested. At most 10 endpoints per
+         *     In production the URL must be `https` on port 443 or 8443 and its host must resolve only
+         *     to public addresses: a loopback, private (RFC 1918, unique local, site-local), link-local,
+         *     carrier-grade NAT, multicast, 6to4, Teredo or cloud metadata address is refused with
+         *     `400 webhook_url_refused`, here and again at every delivery (the address checked is the
+         *     address connected to, against DNS rebinding). Every refusal is the same answer, whatever
+         *     the host resolves to. The sandbox also allows `http://` and ports 80 and 8080, and a
+         *     sandbox run on the partner's own machine allows loopback addresses on any port but the
+         *     service's own, so that a handler there (`http://127.0.0.1:8080/webhooks`) can be tested
+         *     (see *Webhooks: addresses*). At most 10 endpoints per
          *     agency (`409 webhook_endpoint_limit`).
          *
          *     The endpoint belongs to the credential of the token that registers it, and receives only
