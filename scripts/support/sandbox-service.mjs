@@ -47,6 +47,8 @@ export async function startSandboxService({ name, env = {}, command = [path.join
     EMBEDDED_DB_DIR: path.join(dir, 'postgres'),
     EMBEDDED_DB_PORT: String(await freePort()),
     DEMO_CREDENTIAL: 'true',
+    // A sandbox on the partner's own machine, as make start runs it: local receivers are allowed.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     LOG_LEVEL: 'warn',
     SCHEDULER_INTERVAL_MS: '0',
     // Any free metrics port: a service already running on this host (make start) holds 9464.

@@ -24,7 +24,8 @@ resumes after the last event forwarded. The first run starts from the end of the
   --forward-to     where to POST each event, e.g. http://localhost:3000/webhooks
   --base-url       API base address (default: RG_BASE_URL)
   --auth-url       OAuth base address (default: RG_AUTH_URL)
-  --client-id      client ID with ri:events:read (default: RG_CLIENT_ID); its secret in RG_CLIENT_SECRET
+  --client-id      client ID with ri:events:read and the read scopes of the events to forward
+                   (ri:rental-insurances:read, ri:financial:read) (default: RG_CLIENT_ID); its secret in RG_CLIENT_SECRET
   --types          only these event types, comma-separated (default: all)
   --from-start     on the first run, forward every event the feed keeps (30 days) instead
   --state-file     where the local secret and the cursor are kept (default: .rental-guarantee/listen.json)
@@ -73,7 +74,9 @@ async function main(argv: string[]): Promise<number> {
   const clientId = values['client-id']!;
   const forwardTo = new URL(values['forward-to']!).toString();
   const state = ListenState.open(values['state-file']!);
-  const client = createPartnerClient({ baseUrl: baseUrl!, authUrl: values['auth-url']!, clientId, clientSecret: clientSecret!, scopes: ['ri:events:read'] });
+  // No scope asked: the token holds every permission of the credential, since the feed lists only the
+  // events whose resource the token may also read (ri:rental-insurances:read, ri:financial:read).
+  const client = createPartnerClient({ baseUrl: baseUrl!, authUrl: values['auth-url']!, clientId, clientSecret: clientSecret! });
   const stop = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
   const print = (line: string) => console.log(line);
