@@ -108,6 +108,7 @@ const CALLS: Record<string, Call> = {
   listRentalInsurances: asAgency(`/v1/rental-insurances?${BIG}`),
   getRentalInsurance: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}`)(s),
   listRentalInsuranceHistory: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/history?${BIG}`)(s),
+  listCoTenants: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/co-tenants?${BIG}`)(s),
   listRentalInsuranceSignatures: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/signatures?${BIG}`)(s),
   listDailySummaries: () => {
     const start = new Date(`${today()}T12:00:00Z`);

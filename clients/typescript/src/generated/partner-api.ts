@@ -1450,7 +1450,7 @@ export interface components {
         /** @description One page of a guarantee's co-tenants. `_embedded` is always present. */
         CoTenantPage: {
             _embedded: {
-                /** @description Co-tenants of this page, in the order they were added. */
+                /** @description Co-tenants of this page, in the order they were added (a guarantee has at most 10). */
                 coTenants: components["schemas"]["CoTenant"][];
             };
             _links: components["schemas"]["Links"];
