@@ -10,7 +10,7 @@ export CHECKPOINT_DISABLE := 1
 # it first on PATH, as npm scripts and npx already do; check-node.mjs refuses an older `node`.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help install generate build start test smoke-node22 topology-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
+.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -51,6 +51,11 @@ topology-test: build ## The production topology test: hosts behind HAProxy, PgBo
 	scripts/topology/install-packages.sh
 	@mkdir -p .data; rm -f .data/jest-results-topology.json
 	npx jest test/topology --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-topology.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-topology.json; exit $$status
+
+# Issue 24 item 5: the previous release (the commit before the newest migration with this lockfile,
+# or ROLLING_BASE) built in a temporary directory, serving while this one starts and migrates.
+rolling-deploy-test: build ## A rolling deploy: the previous release keeps answering while this one applies its migrations (builds it: minutes)
+	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/'
 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 

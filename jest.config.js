@@ -12,8 +12,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The topology test (hosts, balancer, pooler, replica) runs on its own: `make topology-test`.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/topology/'],
+  // The topology test (hosts, balancer, pooler, replica) and the rolling deploy test (a previous
+  // release built beside this one) run on their own: `make topology-test`, `make rolling-deploy-test`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/topology/', '<rootDir>/test/rolling/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
     '^.+\\.js$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],

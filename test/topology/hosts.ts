@@ -36,7 +36,8 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-export async function createHost(name: string, env: Record<string, string>): Promise<Host> {
+/** `root`: the checkout whose build runs (another release's, for the rolling deploy test). */
+export async function createHost(name: string, env: Record<string, string>, root = PROJECT_ROOT): Promise<Host> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -49,7 +50,7 @@ export async function createHost(name: string, env: Record<string, string>): Pro
     output: () => output,
     async start() {
       child = spawn(process.execPath, ['dist/src/main.js'], {
-        cwd: PROJECT_ROOT,
+        cwd: root,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0', ...env },
