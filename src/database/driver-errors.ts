@@ -35,7 +35,8 @@ type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefi
 
 /**
  * pg's pool, whose code-less failure to hand out a connection within `connectionTimeoutMillis`
- * (waiting for a free one, or opening a new one) carries POOL_WAIT_TIMEOUT.
+ * (waiting for a free one, or opening a new one) carries POOL_WAIT_TIMEOUT, and any other
+ * code-less failure to open one CONNECTION_LOST (seen in the topology test behind PgBouncer).
  */
 export class DatabasePool extends pg.Pool {
   // pg-pool's connect() is both promise- and callback-style (its query() uses the callback).
@@ -43,8 +44,12 @@ export class DatabasePool extends pg.Pool {
     const started = Date.now();
     const waitMs = this.options.connectionTimeoutMillis ?? 0;
     // pg-pool's timer fired (timers may run a millisecond early): the wait lasted the timeout.
-    const marked = (error: Error): Error =>
-      !hasCode(error) && waitMs > 0 && Date.now() - started >= waitMs - 5 ? new DriverFailure(POOL_WAIT_TIMEOUT, error) : error;
+    // Any other code-less failure here is a new connection that ended while it was being opened
+    // ("Connection terminated unexpectedly": a pooler or server restarting): the connection is lost.
+    const marked = (error: Error): Error => {
+      if (hasCode(error)) return error;
+      return new DriverFailure(waitMs > 0 && Date.now() - started >= waitMs - 5 ? POOL_WAIT_TIMEOUT : CONNECTION_LOST, error);
+    };
     const [callback] = args as [ConnectCallback | undefined];
     if (typeof callback === 'function') {
       return super.connect((error, client, done) => callback(error ? marked(error) : undefined, client, done)) as never;
