@@ -70,6 +70,15 @@ export class StatementCachingClient extends pg.Client {
     this.on('error', end);
   }
 
+  /**
+   * The error a connection emits when it ends under a query (pg-pool's `query()` rejects that
+   * query with it, not through query() below) is marked here, at its source, as a lost connection.
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'error' && args.length > 0) args[0] = connectionLost(args[0]);
+    return super.emit(event, ...args);
+  }
+
   // pg's overloads of query() cannot be restated one by one here; the arguments pass through untouched.
   override query(...args: unknown[]): never {
     const [config, values] = args;

@@ -86,6 +86,8 @@ beforeAll(async () => {
     RATE_LIMIT_WINDOW_SECONDS: '600',
     RATE_LIMIT_SEARCH_COST: '100',
     WEBHOOK_DELIVERY_CONCURRENCY: '2',
+    // The test's receiver listens on the loopback interface.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     WEBHOOK_RETRY_SCHEDULE_MS: '300,600,1000,2000,2000,2000,2000,2000',
     SANDBOX_REVIEW_DELAY_SECONDS: '1',
   };
