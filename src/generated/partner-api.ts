@@ -3360,6 +3360,7 @@ export interface operations {
                     "application/json": components["schemas"]["CoTenantPage"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
