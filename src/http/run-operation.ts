@@ -52,8 +52,15 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;
   const ifMatch = plan.declaresIfMatch ? parseIfMatch(headerValue(call.headers, 'if-match'), plan.requiresIfMatch) : undefined;
   // Before the transaction (and the key's claim): a slow check holds no connection and no lock.
-  if (declared.checkBefore) await declared.checkBefore(call.input, options.workFor(options.db, principal));
+  // A refusal of a keyed write is answered only once the key's claim shows the write is new: a
+  // retry of a write that succeeded replays its answer even if the check would now refuse it (a
+  // webhook host that stopped resolving, a setting changed since).
+  const refusedBefore = declared.checkBefore
+    ? await refusalOf(() => declared.checkBefore!(call.input, options.workFor(options.db, principal)))
+    : undefined;
+  if (refusedBefore && key === undefined) throw refusedBefore.error;
   const handle = async (db: Queryable): Promise<TypedResult> => {
+    if (refusedBefore) throw refusedBefore.error;
     const work = options.workFor(db, principal);
     const current = declared.precondition ? await declared.precondition(call.input, work) : undefined;
     if (current && ifMatch) assertCurrentVersion(ifMatch, current.version);
@@ -68,6 +75,16 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   }
   const write = { companyId: principal.companyId, key, fingerprint: fingerprintOf(call.method, facts.path, call.input.body) };
   return runIdempotentWrite(options.db, write, options.idempotency, async (tx) => httpResultOf(plan, await handle(tx), facts));
+}
+
+/** What a check threw, kept to be thrown later; undefined when it passed. */
+async function refusalOf(check: () => Promise<void>): Promise<{ error: unknown } | undefined> {
+  try {
+    await check();
+    return undefined;
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** The response of a typed result: the pipeline sets ETag, Service-Effects and Location from its fields. */

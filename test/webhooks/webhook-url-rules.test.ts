@@ -111,3 +111,26 @@ describe('When an endpoint is locked by another write', () => {
     }
   });
 });
+
+describe('When a registration that succeeded is retried after its URL became one the service refuses', () => {
+  it('then the retry replays the stored 201 (the URL check waits for the key to show the write is new), and a new key is refused', async () => {
+    const receiver = await startReceiver();
+    world.beforeClose(() => receiver.close());
+    const body = { url: receiver.url, eventTypes: TYPES };
+    const first = await hooks.create(body, 'register-then-refused');
+    expect(first.status).toBe(201);
+
+    // The operator turns loopback off (another process of the same deployment, same database).
+    const hosted = await world.anotherApp({ WEBHOOK_ALLOW_LOOPBACK: 'false' });
+    const onHosted = webhookClient(hosted, () => world.agency);
+    const retry = await onHosted.create(body, 'register-then-refused');
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replay']).toBe('true');
+    expect(retry.body.id).toBe(first.body.id);
+
+    const fresh = await onHosted.create(body, 'register-after-refusal');
+    expect(fresh.status).toBe(400);
+    expect(fresh.body.code).toBe('webhook_url_refused');
+    expect((await hooks.list()).body._embedded.webhookEndpoints.filter((endpoint: { url: string }) => endpoint.url === receiver.url)).toHaveLength(1);
+  });
+});
