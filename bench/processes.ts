@@ -92,3 +92,23 @@ export function sampleMemory(pid: number): { maxRssMb(): number; peakMb(): numbe
 export function redact(url: string): string {
   return url.replace(/:\/\/([^:]+):[^@]+@/, '://$1:***@');
 }
+
+/**
+ * A sandbox service that delivers webhooks to loopback receivers (the webhook benches): the
+ * scheduler off and the sandbox reviewer far away, so only the bench's own writes make events.
+ */
+export function startWebhookService(baseEnv: Record<string, string>, port: number): Promise<ChildProcess> {
+  const origin = `http://127.0.0.1:${port}`;
+  return startService(
+    {
+      ...baseEnv,
+      ENVIRONMENT: 'sandbox',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      PORT: String(port),
+      PUBLIC_ORIGIN: origin,
+      SCHEDULER_INTERVAL_MS: '0',
+      SANDBOX_REVIEW_DELAY_SECONDS: '86400',
+    },
+    `${origin}/rental-guarantee/openapi.json`,
+  );
+}

@@ -19,7 +19,7 @@ import { Prisma } from '../src/generated/prisma/client';
 import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
 import { newWebhookSecret, secretBox } from '../src/webhooks/secret-box';
 import { log } from './measure';
-import { startService } from './processes';
+import { startWebhookService } from './processes';
 import { accessToken, scenarioInputs, type BenchDatabase } from './setup';
 import { scenarios } from './scenarios';
 
@@ -114,18 +114,7 @@ export async function measureWebhookFairness(bench: BenchDatabase, baseEnv: Reco
   const origin = `http://127.0.0.1:${PORT}`;
   const db = createDatabaseClient(bench.url, { poolMax: 2 });
   const hooks = await receivers();
-  const service = await startService(
-    {
-      ...baseEnv,
-      ENVIRONMENT: 'sandbox',
-      WEBHOOK_ALLOW_LOOPBACK: 'true',
-      PORT: String(PORT),
-      PUBLIC_ORIGIN: origin,
-      SCHEDULER_INTERVAL_MS: '0',
-      SANDBOX_REVIEW_DELAY_SECONDS: '86400',
-    },
-    `${origin}/rental-guarantee/openapi.json`,
-  );
+  const service = await startWebhookService(baseEnv, PORT);
   try {
     for (const company of [COMPANY_A, COMPANY_B]) await removeEndpoints(db, company);
     const [basicA, basicB] = [await sandboxCredential(db, COMPANY_A), await sandboxCredential(db, COMPANY_B)];

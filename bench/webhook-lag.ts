@@ -16,7 +16,7 @@ import { createDatabaseClient } from '../src/database/prisma-client';
 import { Prisma } from '../src/generated/prisma/client';
 import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
 import { log } from './measure';
-import { startService } from './processes';
+import { startWebhookService } from './processes';
 import { accessToken, scenarioInputs, type BenchDatabase } from './setup';
 import { scenarios, type Scenario } from './scenarios';
 
@@ -132,18 +132,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function measureWebhookLag(bench: BenchDatabase, baseEnv: Record<string, string>): Promise<WebhookLag> {
   const origin = `http://127.0.0.1:${PORT}`;
   const receiver = await startReceiver();
-  const service = await startService(
-    {
-      ...baseEnv,
-      ENVIRONMENT: 'sandbox',
-      WEBHOOK_ALLOW_LOOPBACK: 'true',
-      PORT: String(PORT),
-      PUBLIC_ORIGIN: origin,
-      SCHEDULER_INTERVAL_MS: '0',
-      SANDBOX_REVIEW_DELAY_SECONDS: '86400',
-    },
-    `${origin}/rental-guarantee/openapi.json`,
-  );
+  const service = await startWebhookService(baseEnv, PORT);
   try {
     const token = await accessToken(origin, await sandboxBasic(bench));
     const registered = await fetch(`${origin}/rental-guarantee/v1/webhook-endpoints`, {

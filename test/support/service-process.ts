@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../scripts/topology/free-port';
 
 const PROJECT_ROOT = path.join(__dirname, '..', '..');
 export const API_BASE = '/rental-guarantee';
@@ -30,17 +30,7 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** A TCP port that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export async function startService(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServiceProcess> {
   const port = await freePort();
