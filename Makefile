@@ -139,6 +139,7 @@ admin: build ## Admin tool: make admin ARGS="credentials create --company acme -
 	node dist/scripts/admin.js $(ARGS)
 
 bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minutes) and write bench/results.md
+	scripts/topology/install-packages.sh
 	node dist/bench/run.js
 
 bench-compare: build ## Interleaved A/B of this checkout against another built one: make bench-compare OLD=../old-main

@@ -1,8 +1,10 @@
 /**
  * `make bench-compare OLD=<checkout>`: the same scenarios against this checkout's service and
- * another checkout's (built, e.g. the previous main), on the same seeded database, interleaved:
- * old, new, old, new... (BENCH_PAIRS pairs, 3 by default), because this machine's speed moves by a
- * third between runs. Prints each run and the ratio new/old of the medians per scenario, and adds
+ * another checkout's (built, e.g. the previous main), on the same seeded database, interleaved
+ * (BENCH_PAIRS pairs, 3 by default), because this machine's speed moves by a third between runs.
+ * The pairs alternate their order (old then new, new then old, ...): the side that runs second in a
+ * pair was measured slower whichever it was (bench/results.md, "Unit of work"), so an even number
+ * of pairs cancels that. Prints each run and the ratio new/old of the medians per scenario, and adds
  * them to bench/comparison.md as its newest block (the earlier blocks, and what was written by hand
  * about them, stay). BENCH_ONLY, BENCH_SECONDS and BENCH_CONNECTIONS apply.
  */
@@ -77,8 +79,9 @@ async function main(): Promise<void> {
   const runs: Run[] = [];
   try {
     for (let pair = 0; pair < PAIRS; pair += 1) {
-      log(`pair ${pair + 1} of ${PAIRS}`);
-      runs.push(...(await measureCheckout('old', bench, names)), ...(await measureCheckout('new', bench, names)));
+      const order: Array<'old' | 'new'> = pair % 2 === 0 ? ['old', 'new'] : ['new', 'old'];
+      log(`pair ${pair + 1} of ${PAIRS}: ${order.join(' then ')}`);
+      for (const label of order) runs.push(...(await measureCheckout(label, bench, names)));
     }
   } finally {
     await bench.stop();
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
   const lines = [
     `## ${OLD} against this checkout`,
     '',
-    `Run ${new Date().toISOString()} on Node ${process.versions.node}: ${PAIRS} pairs (old, new), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
+    `Run ${new Date().toISOString()} on Node ${process.versions.node}: ${PAIRS} pairs (old then new, new then old, alternately), ${CONNECTIONS} connections, ${SECONDS} s per run; old = ${OLD}. Reproduce with \`make bench-compare OLD=<built checkout>\`.`,
     '',
     '| Operation | old req/s (each run) | new req/s (each run) | new/old (medians) | old p99 ms | new p99 ms | CPU ms/request, server + PostgreSQL (medians), old; new | new peak RSS MB | statuses, old; new |',
     '|---|---|---|---:|---|---|---|---:|---|',

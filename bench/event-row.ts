@@ -1,7 +1,7 @@
 /**
  * The event row's own cost on a create (part of events-cost.ts), measured with Prisma alone: a
  * create's last statement, built by the service's own functions (saveRecord with the held history
- * entry, and the held event through eventRowsCtes, as idempotent-write.ts builds it), run with and
+ * entry, and the held event through EVENTS.insertCtes, as idempotent-write.ts builds it), run with and
  * without its event part, each in its transaction with its COMMIT (where the event's WAL is
  * flushed), by `concurrency` callers at once, interleaved over `pairs` pairs.
  *
@@ -13,10 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import { createCredential } from '../src/auth/credentials';
 import { SCOPES } from '../src/auth/scopes';
-import type { HeldHistoryEntry } from '../src/database/held-appends';
 import { createDatabaseClient, type Database } from '../src/database/prisma-client';
-import { eventRowsCtes } from '../src/events/outbox';
-import { historyRowsCte } from '../src/guarantees/history';
+import { EVENTS, type NewEvent } from '../src/events/outbox';
+import { HISTORY_ENTRIES, type HistoryEntryRow, type HistoryKind } from '../src/guarantees/history';
 import { saveRecord } from '../src/http/idempotency-store';
 import { log } from './measure';
 import type { Scenario } from './scenarios';
@@ -36,8 +35,8 @@ export interface StatementRun {
 interface CreateInputs {
   guaranteeId: bigint;
   outcome: { fingerprint: string; responseStatus: number; responseHeaders: Record<string, string>; responseBody: string | null };
-  history: HeldHistoryEntry;
-  event: { type: string; data: unknown };
+  history: HistoryEntryRow;
+  event: Omit<NewEvent, 'companyId'>;
 }
 
 /** One create through the service by the A/B's own agency, and what its last statement wrote. */
@@ -70,14 +69,14 @@ async function realCreate(db: Database, origin: string, create: Scenario): Promi
     },
     history: {
       rentalInsuranceId: guaranteeId,
-      kind: entry.kind,
+      kind: entry.kind as HistoryKind,
       creatorName: entry.creatorName,
       creatorServiceAccount: entry.creatorServiceAccount,
       comment: entry.comment,
       previousStatus: entry.previousStatus,
       status: entry.status,
     },
-    event: { type: event.type, data: event.data },
+    event: { type: event.type as NewEvent['type'], data: event.data },
   };
 }
 
@@ -111,8 +110,8 @@ export async function measureEventRow(
     const inputs = await realCreate(db, origin, create);
     const lastStatement = (withEvent: boolean) => () =>
       db.$transaction(async (tx) => {
-        const held = [historyRowsCte([inputs.history])];
-        if (withEvent) held.push(eventRowsCtes([{ id: randomUUID(), companyId: COMPANY, ...inputs.event }]));
+        const held = [HISTORY_ENTRIES.insertCtes([inputs.history])];
+        if (withEvent) held.push(EVENTS.insertCtes([{ id: randomUUID(), companyId: COMPANY, ...inputs.event }]));
         await saveRecord(tx, COMPANY, randomUUID(), inputs.outcome, held);
       });
     // Warm-up (connections, Prisma's compiled queries), not reported.

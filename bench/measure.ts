@@ -12,7 +12,7 @@ export const log = (line: string) => console.log(`[bench] ${line}`);
  * its first seconds unoptimised (V8 compiles hot functions as it goes), which would otherwise fall
  * on whichever operation is measured first, and more heavily on the service than on the floors.
  */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 
 export async function measure(
   scenario: Scenario,
@@ -40,14 +40,14 @@ export async function measure(
   };
 }
 
-interface LoadResult {
+export interface LoadResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   errors: number;
   timeouts: number;
 }
 
-function load(scenario: Scenario, origin: string, connections: number, seconds: number, statuses: Map<number, number>): Promise<LoadResult> {
+export function load(scenario: Scenario, origin: string, connections: number, seconds: number, statuses: Map<number, number>): Promise<LoadResult> {
   return autocannon({
     url: origin,
     connections,

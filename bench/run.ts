@@ -3,11 +3,12 @@
  * 1,000,000), starts the built service, a bare Express reference server and the two stack-floor
  * servers as separate processes, measures each operation with autocannon, and writes the table to
  * bench/results.md. Then, on the same database: what events cost a create (events-cost.ts), the
- * deployment variants, the webhook delivery lag and bounded answers (bounded-answers.ts). Not part of the test run. Environment:
+ * deployment variants, the request log's cost (request-log-cost.ts), the topology variants, capacity with 1, 2 and 4
+ * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag and bounded answers (bounded-answers.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS / BENCH_BOUNDED (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
+ * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,9 @@ import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatBoundedAnswers, measureBoundedAnswers } from './bounded-answers';
+import { formatRequestLogCost, measureRequestLogCost } from './request-log-cost';
+import { measureCapacity } from './capacity';
+import { formatCapacity } from './capacity-report';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, restoreDecidedProposals, ROWS, scenarioInputs, selected } from './setup';
@@ -136,10 +140,18 @@ async function main(): Promise<void> {
       !selected('deployment variants') || process.env.BENCH_VARIANTS === '0'
         ? ''
         : formatVariants(await measureDeploymentVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const requestLog =
+      !selected('request log') || process.env.BENCH_REQUEST_LOG === '0'
+        ? ''
+        : formatRequestLogCost(await measureRequestLogCost({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const topology =
       !selected('topology variants') || process.env.BENCH_TOPOLOGY === '0'
         ? ''
         : formatTopologyVariants(await measureTopologyVariants({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const capacity =
+      !selected('capacity') || process.env.BENCH_CAPACITY === '0'
+        ? ''
+        : formatCapacity(await measureCapacity({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }), env.DATABASE_POOL_MAX);
     const webhooks = !selected('webhook lag') || process.env.BENCH_WEBHOOKS === '0' ? '' : formatWebhookLag(await measureWebhookLag(bench, env));
     const fairness =
       !selected('webhook fairness') || process.env.BENCH_FAIRNESS === '0' ? '' : formatWebhookFairness(await measureWebhookFairness(bench, env));
@@ -159,7 +171,9 @@ async function main(): Promise<void> {
       formatFloorPairs(floorPairs) +
       events +
       variants +
+      requestLog +
       topology +
+      capacity +
       webhooks +
       fairness +
       bounded;

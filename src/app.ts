@@ -25,7 +25,8 @@ import { healthApi } from './health/health-api';
 import type { Lifecycle } from './health/lifecycle';
 import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
-import type { PartnerWork } from './partner/unit-of-work';
+import type { PartnerWork } from './partner/partner-work';
+import type { RequestLogSink } from './request-log/request-log-line';
 
 export interface AppDependencies {
   db: Database;
@@ -42,6 +43,8 @@ export interface AppDependencies {
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation of the documents (the suite's tally). */
   onAnswered?: (document: string, operationId: string, status: number) => void;
+  /** Where the partner API's request log lines go (request-log-writer.ts); absent: REQUEST_LOG=off. */
+  requestLog?: RequestLogSink;
   /** Tests: the declarations to serve instead of the real ones (a deliberately broken registry). */
   apis?: { partner?: ApiDefinition<PartnerWork>; backOffice?: ApiDefinition<BackOfficeWork> };
 }
@@ -89,7 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
   // One set of limits per process, shared by every API: a credential's quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
-  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>) =>
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink) =>
     app.use(
       basePath,
       await createApiRouter({
@@ -108,10 +111,12 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         replicaReads: deps.replicaReads,
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
+        requestLog,
       }),
     );
   await mount('/health', healthApi(deps.ready));
-  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config));
+  // Only the partner API's requests go to the agencies' request log.
+  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
   // The internal back-office API: its own document and scopes, the same pipeline.
   await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
 

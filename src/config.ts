@@ -77,6 +77,12 @@ export interface Config {
   TOKEN_KNOWN_ADDRESS_DAYS: number;
   /** Proxies whose X-Forwarded-For is believed (Express `trust proxy`): comma-separated addresses, subnets or loopback/linklocal/uniquelocal. */
   TRUST_PROXY?: string;
+  /** The agency request log (GET /v1/request-log): `off` records no new line (the operation still lists what is kept). */
+  REQUEST_LOG: 'on' | 'off';
+  /** How long a line waits in this process's buffer before its batch is written (write-behind). */
+  REQUEST_LOG_FLUSH_MS: number;
+  /** Lines kept per agency (its latest); older ones are pruned, as are lines older than 7 days. */
+  REQUEST_LOG_LINES_PER_AGENCY: number;
   /** Pause between scheduler runs in this process; 0 = this process runs no scheduler. */
   SCHEDULER_INTERVAL_MS: number;
   /** Most guarantees one scheduler run changes per kind of transition. */
@@ -97,6 +103,8 @@ export interface Config {
   WEBHOOK_DELIVERY_CONCURRENCY: number;
   /** Of those, how many one agency's deliveries may take at once (its share: others' slow receivers cost it nothing). */
   WEBHOOK_AGENCY_CONCURRENCY: number;
+  /** Of an agency's, how many one endpoint's attempts may take at once, across all processes (a slow receiver costs only itself). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: number;
   /** Delays (ms) between a failed attempt and the next one, comma-separated; one attempt more than delays. */
   WEBHOOK_RETRY_SCHEDULE_MS: string;
   /** An endpoint whose every attempt failed for this many days is disabled. */
@@ -160,6 +168,9 @@ const schema = {
     TOKEN_LOCKOUT_ANSWER_DELAY_MS: { type: 'integer', minimum: 0, maximum: 10_000, default: 1000 },
     TOKEN_KNOWN_ADDRESS_DAYS: { type: 'integer', minimum: 0, maximum: 365, default: 7 },
     TRUST_PROXY: { type: 'string', pattern: '^[0-9A-Za-z.:/]+( *, *[0-9A-Za-z.:/]+)*$' },
+    REQUEST_LOG: { enum: ['on', 'off'], default: 'on' },
+    REQUEST_LOG_FLUSH_MS: { type: 'integer', minimum: 10, maximum: 60_000, default: 1000 },
+    REQUEST_LOG_LINES_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 100_000 },
     SCHEDULER_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 5000 },
     SCHEDULER_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
     PROPOSAL_VALIDITY_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
@@ -170,6 +181,7 @@ const schema = {
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
     WEBHOOK_DELIVERY_CONCURRENCY: { type: 'integer', minimum: 0, maximum: 200, default: 10 },
     WEBHOOK_AGENCY_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 200, default: 3 },
+    WEBHOOK_ENDPOINT_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 200, default: 2 },
     WEBHOOK_RETRY_SCHEDULE_MS: { type: 'string', pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,29}$', default: DEFAULT_RETRY_SCHEDULE },
     WEBHOOK_DISABLE_AFTER_DAYS: { type: 'integer', minimum: 1, maximum: 365, default: 5 },
     WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 60_000, default: 10_000 },

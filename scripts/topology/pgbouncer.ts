@@ -13,6 +13,8 @@ import { freePort } from './free-port';
 
 export interface PgBouncer {
   port: number;
+  /** The running PgBouncer's process id (it does not fork: its CPU time is this process's), or undefined while stopped. */
+  pid(): number | undefined;
   /** The URL of `database` through the pooler. */
   url(database: string): string;
   restart(): Promise<void>;
@@ -72,6 +74,7 @@ export async function startPgBouncer(server: string, poolSize = 20, port?: numbe
   await start();
   return {
     port: listenPort,
+    pid: () => (child && child.exitCode === null ? child.pid : undefined),
     url: (database) => `postgresql://pooled@127.0.0.1:${listenPort}/${database}`,
     async restart() {
       await stop();

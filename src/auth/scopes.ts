@@ -5,6 +5,7 @@ export const SCOPES = [
   'ri:financial:read',
   'ri:webhooks:manage',
   'ri:events:read',
+  'ri:request-log:read',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -5,6 +5,13 @@
  */
 import net from 'node:net';
 
+/** The client's address as a request log line shows it: IPv4 as is (also when IPv4-mapped), IPv6 whole. */
+export function clientAddress(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  return (mapped ? mapped[1]! : address).slice(0, 45);
+}
+
 /**
  * IPv4 as is (also when it arrives IPv4-mapped on a dual-stack socket). IPv6 by its /64 prefix:
  * one host usually holds a whole /64, so counting each of its 2^64 addresses apart would let it

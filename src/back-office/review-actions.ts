@@ -3,9 +3,11 @@
  * the same status machine as the partner's writes, bumps the version and writes history.
  * These are the back office's domain functions; the back-office API, the command-line tool, the
  * scheduler and the sandbox reviewer all call them, on a guarantee the caller locked once
- * (`lockForReview`) in the same transaction.
+ * (`lockForReview`) in the same transaction, with the unit of work of that transaction, whose
+ * held history entries and events the caller flushes (database/unit-of-work.ts).
  */
-import type { Transaction } from '../database/prisma-client';
+import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict, NotFound, rentalInsuranceNotFound } from '../errors';
 import { centsToDecimalString } from '../validation';
 import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change';
@@ -13,6 +15,7 @@ import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantees/gua
 import { SYSTEM_ACTOR, type Actor } from '../guarantees/history';
 import { fromDateOnly } from '../database/column-values';
 import { postActivationEntries } from '../financial/activation-entries';
+import { changeTime } from '../guarantees/guarantee-clock';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;
@@ -27,15 +30,19 @@ export interface ApprovalTerms {
 /** A guarantee of any agency, locked until the transaction ends. */
 export type ReviewTarget = LockedGuarantee & { companyId: string };
 
-/** Locks guarantee `id`, whatever its agency, until the transaction ends; 404 when there is none. */
-export async function lockForReview(tx: Transaction, id: bigint): Promise<ReviewTarget> {
-  const guarantee = await lockGuaranteeAnyCompany(tx, id);
+/**
+ * Locks guarantee `id`, whatever its agency, until the transaction ends; 404 when there is none.
+ * `at`: when the change happens, when not now on the guarantee's clock (sandbox time travel applies
+ * each step at the time it was due).
+ */
+export async function lockForReview(db: Queryable, id: bigint, at?: Date): Promise<ReviewTarget> {
+  const guarantee = await lockGuaranteeAnyCompany(db, id);
   if (!guarantee) throw rentalInsuranceNotFound();
-  return guarantee;
+  return at ? { ...guarantee, at } : guarantee;
 }
 
 export async function approve(
-  tx: Transaction,
+  unit: UnitOfWork,
   guarantee: ReviewTarget,
   reviewer: Actor,
   terms: ApprovalTerms,
@@ -43,7 +50,7 @@ export async function approve(
 ): Promise<ChangeOutcome> {
   const coverage = centsToDecimalString(terms.coverageLimitCents);
   const rentCoverage = centsToDecimalString(terms.rentCoverageLimitCents);
-  return applyChange(tx, guarantee, {
+  return applyChange(unit, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_approved' },
     data: {
@@ -60,8 +67,8 @@ export async function approve(
   });
 }
 
-export async function decline(tx: Transaction, guarantee: ReviewTarget, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
-  return applyChange(tx, guarantee, {
+export async function decline(unit: UnitOfWork, guarantee: ReviewTarget, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
+  return applyChange(unit, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_declined' },
     historyKind: 'status_changed',
@@ -70,8 +77,8 @@ export async function decline(tx: Transaction, guarantee: ReviewTarget, reviewer
 }
 
 /** The comment is what the partner reads in the history: say what is missing. */
-export async function requestInformation(tx: Transaction, guarantee: ReviewTarget, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
-  return applyChange(tx, guarantee, {
+export async function requestInformation(unit: UnitOfWork, guarantee: ReviewTarget, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
+  return applyChange(unit, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_requested_information' },
     historyKind: 'status_changed',
@@ -81,24 +88,24 @@ export async function requestInformation(tx: Transaction, guarantee: ReviewTarge
 
 /** The signing envelope is ready: pending records get their signing link. */
 export async function markEnvelopeReady(
-  tx: Transaction,
+  unit: UnitOfWork,
   guarantee: ReviewTarget,
   actor: Actor = SYSTEM_ACTOR,
   linkBase = 'https://sign.rentalguarantee.example/envelopes',
 ): Promise<ChangeOutcome> {
   const { id } = guarantee;
-  const pending = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'pending' }, orderBy: { id: 'asc' } });
+  const pending = await unit.db.signature.findMany({ where: { rentalInsuranceId: id, status: 'pending' }, orderBy: { id: 'asc' } });
   if (guarantee.status !== 'accepted' || pending.length === 0) {
     throw new Conflict('invalid_state', 'The signing envelope can only be made ready for an accepted contract with pending signatures.');
   }
   const envelope = `${id}-v${guarantee.version + 1}`;
   for (const [index, record] of pending.entries()) {
-    await tx.signature.update({
+    await unit.db.signature.update({
       where: { id: record.id },
-      data: { status: 'awaiting_signature', url: `${linkBase}/${envelope}/signers/${index + 1}`, updatedAt: new Date() },
+      data: { status: 'awaiting_signature', url: `${linkBase}/${envelope}/signers/${index + 1}`, updatedAt: changeTime(guarantee) ?? new Date() },
     });
   }
-  return applyChange(tx, guarantee, {
+  return applyChange(unit, guarantee, {
     actor,
     event: { type: 'signatures_updated' },
     historyKind: 'signature_changed',
@@ -111,35 +118,36 @@ export async function markEnvelopeReady(
  * start of billing is set, the guarantee becomes active in the same transaction.
  */
 export async function recordSignature(
-  tx: Transaction,
+  unit: UnitOfWork,
   guarantee: ReviewTarget,
   signer: { role: 'document' | 'tenant' | 'co_tenant'; cpfCnpj?: string | null },
   outcome: 'signed' | 'refused',
   actor: Actor = SYSTEM_ACTOR,
 ): Promise<ChangeOutcome> {
   const { id } = guarantee;
-  const record = await tx.signature.findFirst({
+  const record = await unit.db.signature.findFirst({
     where: { rentalInsuranceId: id, role: signer.role, ...(signer.role === 'document' ? {} : { cpfCnpj: signer.cpfCnpj ?? '' }) },
   });
   if (!record) throw new NotFound('Signature record not found.');
   if (record.status !== 'awaiting_signature') {
     throw new Conflict('invalid_state', `This signature is ${record.status}; only a record awaiting signature can be ${outcome}.`);
   }
-  await tx.signature.update({ where: { id: record.id }, data: { status: outcome, updatedAt: new Date() } });
+  await unit.db.signature.update({ where: { id: record.id }, data: { status: outcome, updatedAt: changeTime(guarantee) ?? new Date() } });
   const who = signer.role === 'document' ? 'The contract document' : `Signer ${record.name ?? record.cpfCnpj}`;
-  let outcomeOfChange = await applyChange(tx, guarantee, {
+  let outcomeOfChange = await applyChange(unit, guarantee, {
     actor,
     event: { type: 'signatures_updated' },
     historyKind: 'signature_changed',
     note: outcome === 'signed' ? `${who} signed.` : `${who} refused to sign; reviewers notified.`,
   });
-  const unsigned = await tx.signature.count({ where: { rentalInsuranceId: id, status: { not: 'signed' } } });
+  const unsigned = await unit.db.signature.count({ where: { rentalInsuranceId: id, status: { not: 'signed' } } });
   if (unsigned === 0 && outcomeOfChange.row.startBillingDate !== null) {
-    // Still locked: the signature's change is this guarantee's newest version.
+    // Still locked: the signature's change is this guarantee's newest version, at the same time.
     const { row } = outcomeOfChange;
+    const at = changeTime(guarantee);
     outcomeOfChange = await applyChange(
-      tx,
-      { id, status: row.status, version: row.version },
+      unit,
+      { id, status: row.status, version: row.version, ...(at ? { at } : {}) },
       {
         actor: SYSTEM_ACTOR,
         event: { type: 'contract_signed' },
@@ -147,15 +155,15 @@ export async function recordSignature(
         note: 'Every signature collected; the guarantee is active.',
       },
     );
-    await postActivationEntries(tx, outcomeOfChange.row);
+    await postActivationEntries(unit, outcomeOfChange.row, at);
   }
   return outcomeOfChange;
 }
 
 const simpleMove =
   (type: 'proposal_expired' | 'terminated' | 'archived', note: string) =>
-  async (tx: Transaction, guarantee: ReviewTarget, actor: Actor = SYSTEM_ACTOR): Promise<ChangeOutcome> =>
-    applyChange(tx, guarantee, { actor, event: { type }, historyKind: 'status_changed', note });
+  async (unit: UnitOfWork, guarantee: ReviewTarget, actor: Actor = SYSTEM_ACTOR): Promise<ChangeOutcome> =>
+    applyChange(unit, guarantee, { actor, event: { type }, historyKind: 'status_changed', note });
 
 export const expireProposal = simpleMove('proposal_expired', 'The proposal expired without an answer.');
 export const terminate = simpleMove('terminated', 'The guarantee was terminated.');

@@ -1,6 +1,6 @@
 /**
  * The transactional outbox: `emitEvent` is called by the domain functions that make a change
- * (guarantee changes, comments, statement entries), on the same database handle, so the event row
+ * (guarantee changes, comments, statement entries), on the change's unit of work, so the event row
  * commits or rolls back with the change. In the same statement the event gets one delivery per
  * enabled endpoint of the agency subscribed to the type whose credential may read it, and one pg-boss job per delivery
  * (src/webhooks/delivery-queue.ts, also in the transaction: the job exists exactly when the event
@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import type { AppendedTable, UnitOfWork } from '../database/unit-of-work';
 import type { EventType } from './event-types';
-import { heldAppends, type HeldEvent } from '../database/held-appends';
 import { deliveryJobCtes, insertDeliveryJobs } from '../webhooks/delivery-queue';
 import { READ_SCOPE_OF_TYPE } from './event-scopes';
 
@@ -18,22 +18,37 @@ export interface NewEvent {
   companyId: string;
   type: EventType | 'webhook.test';
   data: unknown;
+  /** When it happened, when not now (a time-travelled sandbox guarantee's own time). */
+  occurredAt?: Date;
+}
+
+/** An event as it is inserted. */
+export interface EventRow extends NewEvent {
+  id: string;
+}
+
+/** events (with their deliveries and delivery jobs) as a unit of work's appended table (database/unit-of-work.ts). */
+export const EVENTS: AppendedTable<EventRow> = { name: 'events', insertCtes: (events) => eventRowsCtes(events) };
+
+/**
+ * Emits an event: HELD by the unit of work until its flush (no read of this transaction sees it
+ * nor its deliveries), which stores it and queues its deliveries. Returns its id.
+ */
+export function emitEvent(unit: UnitOfWork, event: NewEvent): string {
+  const row: EventRow = { id: randomUUID(), ...event };
+  unit.hold(EVENTS, row);
+  return row.id;
 }
 
 /**
- * Stores the event and queues its deliveries; returns its id. A write's transaction holds it
- * (held-appends.ts) for its last statement; elsewhere it is written at once, after the events held
- * so far, in one statement. `onlyEndpoint`: the test event of one endpoint (written at once: its
- * delivery is read back).
+ * The test event of one endpoint, written at once (its delivery is read back) after whatever the
+ * unit holds (flushed first when there is any: those events go to every subscribed endpoint).
+ * Returns its id.
  */
-export async function emitEvent(db: Queryable, event: NewEvent, onlyEndpoint?: string): Promise<string> {
-  const row: HeldEvent = { id: randomUUID(), ...event };
-  const held = heldAppends(db);
-  if (held && !onlyEndpoint) {
-    held.events.push(row);
-    return row.id;
-  }
-  await db.$executeRaw`WITH ${eventRowsCtes([...(held?.events.splice(0) ?? []), row], onlyEndpoint)} SELECT 1`;
+export async function writeTestEventNow(unit: UnitOfWork, event: NewEvent, onlyEndpoint: string): Promise<string> {
+  await unit.flush();
+  const row: EventRow = { id: randomUUID(), ...event };
+  await unit.db.$executeRaw`WITH ${eventRowsCtes([row], onlyEndpoint)} SELECT 1`;
   return row.id;
 }
 
@@ -42,10 +57,10 @@ export async function emitEvent(db: Queryable, event: NewEvent, onlyEndpoint?: s
  * subscribed to their type (or only to `onlyEndpoint`), and one delivery job per delivery (a
  * data-modifying CTE always runs to completion, read or not).
  */
-export function eventRowsCtes(events: HeldEvent[], onlyEndpoint?: string): Prisma.Sql {
+function eventRowsCtes(events: EventRow[], onlyEndpoint?: string): Prisma.Sql {
   return Prisma.sql`held_event AS (
-      INSERT INTO events (id, company_id, type, data)
-      SELECT (v->>'id')::uuid, v->>'companyId', v->>'type', v->'data'
+      INSERT INTO events (id, company_id, type, data, occurred_at)
+      SELECT (v->>'id')::uuid, v->>'companyId', v->>'type', v->'data', COALESCE((v->>'occurredAt')::timestamptz, now())
       FROM jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS held(v, position) ORDER BY held.position
       RETURNING id, company_id, type
     ), held_delivery AS (

@@ -6,7 +6,8 @@
  * it always equals today's `closingBalance`; an entry dated in the future counts from its day on.
  */
 import type { StatementType } from '../generated/prisma/client';
-import type { Queryable, Transaction } from '../database/prisma-client';
+import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { todayInSaoPaulo } from '../database/column-values';
 import { ValidationFailed } from '../errors';
 import { emitEvent } from '../events/outbox';
@@ -28,15 +29,17 @@ export interface NewStatementEntry {
   /** Absolute value in cents, > 0; the sign comes from `type`. */
   amountCents: bigint;
   rentalInsuranceId?: bigint;
+  /** When it was posted, when not now (its event's `occurredAt`; a time-travelled sandbox guarantee's own time). */
+  at?: Date;
 }
 
 /**
- * Appends an entry to the company's ledger and to its day's totals, inside the caller's
+ * Appends an entry to the company's ledger and to its day's totals, in the caller's unit of work's
  * transaction (so it commits or rolls back with the caller's own writes). Entries are never
  * updated or deleted; a correction is a new entry. Throws `ValidationFailed` for a non-positive
  * or too large amount, an unknown type or a malformed date.
  */
-export async function postStatementEntry(tx: Transaction, entry: NewStatementEntry): Promise<StatementEntryRow> {
+export async function postStatementEntry(unit: UnitOfWork, entry: NewStatementEntry): Promise<StatementEntryRow> {
   const problems: string[] = [];
   if (typeof entry.companyId !== 'string' || entry.companyId.trim() === '') problems.push('companyId: is required');
   if (typeof entry.date !== 'string' || !isDateOnly(entry.date)) problems.push('date: must be a date (YYYY-MM-DD)');
@@ -49,7 +52,7 @@ export async function postStatementEntry(tx: Transaction, entry: NewStatementEnt
 
   const absolute = centsToDecimalString(entry.amountCents);
   const credit = isCredit(entry.type);
-  const row = await ledger.insertEntry(tx, {
+  const row = await ledger.insertEntry(unit.db, {
     companyId: entry.companyId,
     date: entry.date,
     description: entry.description,
@@ -59,12 +62,12 @@ export async function postStatementEntry(tx: Transaction, entry: NewStatementEnt
     debit: credit ? '0' : absolute,
     rentalInsuranceId: entry.rentalInsuranceId ?? null,
   });
-  // The outbox event of the new entry, in the posting's transaction.
+  // The outbox event of the new entry, held by the posting's unit of work.
   const data = {
     statementEntry: toStatementEntryResponse(row),
     rentalInsuranceId: row.rentalInsuranceId === null ? null : Number(row.rentalInsuranceId),
   };
-  await emitEvent(tx, { companyId: row.companyId, type: 'statement_entry.created', data });
+  emitEvent(unit, { companyId: row.companyId, type: 'statement_entry.created', data, ...(entry.at ? { occurredAt: entry.at } : {}) });
   return row;
 }
 

@@ -43,7 +43,7 @@ export interface components {
             grant_type: "client_credentials";
             /**
              * @description Space-separated scopes (`ri:rental-insurances:read`, `ri:rental-insurances:write`,
-             *     `ri:financial:read`, `ri:webhooks:manage`, `ri:events:read`), each within the credential's permissions (`400 invalid_scope`
+             *     `ri:financial:read`, `ri:webhooks:manage`, `ri:events:read`, `ri:request-log:read`), each within the credential's permissions (`400 invalid_scope`
              *     otherwise). Absent: all the credential's permissions.
              * @example ri:rental-insurances:read ri:rental-insurances:write
              */

@@ -509,6 +509,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every attempt of a delivery
+         * @description One page of the delivery's attempts, oldest first (a delivery in the deliveries list embeds
+         *     only its latest 20), as the agency sees them with `listWebhookDeliveryAttempts`: status,
+         *     latency, error, never a secret nor the receiver's body. A delivery has at most 50 attempts.
+         *     `404 not_found` when the endpoint does not exist or the delivery is not one of its own.
+         */
+        get: operations["listAgencyWebhookDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints/{endpointId}/disable": {
         parameters: {
             query?: never;
@@ -544,6 +567,30 @@ export interface paths {
          *     `companyId`, `credentialId` and `action`.
          */
         get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an agency's request log
+         * @description The lines of one agency's request log, exactly as the agency reads them at the partner
+         *     API's `GET /v1/request-log` (its requests of the last 7 days, newest first, cursor-paged,
+         *     with the same filters and the same write-behind delay), for staff helping an integrator:
+         *     what was sent, what was answered, with which credential, from where. Never a secret, a
+         *     token or a body. Back-office requests are in no request log.
+         */
+        get: operations["listAgencyRequestLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -849,6 +896,64 @@ export interface components {
             /** @example 0 */
             number: number;
         };
+        /** @description One request of the agency, as the service answered it. Never a secret, a token, a query string or a body. */
+        RequestLogLine: {
+            /** @description Opaque; pass it as `after` to read the lines older than this one. */
+            cursor: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived.
+             */
+            at: string;
+            /** @enum {string} */
+            method: "GET" | "HEAD" | "POST" | "PATCH" | "DELETE";
+            /**
+             * @description The operation's path template, for example `/v1/rental-insurances/{id}`.
+             * @example /v1/rental-insurances/{id}
+             */
+            path: string;
+            /**
+             * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
+             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
+             *     co-tenant's CPF/CNPJ is never recorded.
+             */
+            resourceId: string | null;
+            /** @example getRentalInsurance */
+            operationId: string;
+            status: number;
+            /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
+            error: null | {
+                code: string;
+                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                details: string[];
+            };
+            /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
+            correlationId: string;
+            /** @description The write's `Idempotency-Key` (without quotes) when it was well-formed; `null` for reads and writes without a valid key. */
+            idempotencyKey: string | null;
+            /** @description The answer's `Idempotent-Replay` (`true` for a replayed answer); `null` when the answer had none (reads, failed writes). */
+            idempotentReplay: boolean | null;
+            /** @description How long the service took, from the request's arrival to its answer, in milliseconds (0.1 ms precision). */
+            durationMs: number;
+            credential: {
+                /** Format: uuid */
+                id: string;
+                /** @description The credential's display name when the request was made. */
+                name: string;
+            };
+            /** @description The client's IP address as the service saw it (behind the service's own proxies, the address they report). */
+            sourceAddress: string;
+        };
+        /** @description One page of an agency's request log. `_embedded` is always present; `_links.next` is absent on the page holding the oldest line. */
+        RequestLogPage: {
+            _embedded: {
+                requestLog: components["schemas"]["RequestLogLine"][];
+            };
+            _links: {
+                self: components["schemas"]["Link"];
+                next?: components["schemas"]["Link"];
+            };
+        };
         Link: {
             /**
              * Format: uri
@@ -892,7 +997,7 @@ export interface components {
          * @description A scope of the partner API, grantable to partner credentials only.
          * @enum {string}
          */
-        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read" | "ri:webhooks:manage" | "ri:events:read";
+        PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read" | "ri:webhooks:manage" | "ri:events:read" | "ri:request-log:read";
         /**
          * @description A scope of this API, grantable to staff (`ops:guarantees:review`, `ops:ledger:write`, `ops:credentials:admin`) or director (`ops:credentials:manage`) credentials only.
          * @enum {string}
@@ -1179,19 +1284,30 @@ export interface components {
             eventType: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
-            /** @description The latest 20 attempts, oldest first (`attemptCount` counts them all; at most 50). */
-            attempts: {
-                /** Format: date-time */
-                attemptedAt: string;
-                responseStatus: number | null;
-                latencyMs: number;
-                error: string | null;
-            }[];
+            /** @description The latest 20 attempts, oldest first (`attemptCount` counts them all; at most 50; `listAgencyWebhookDeliveryAttempts` pages through them). */
+            attempts: components["schemas"]["WebhookAttempt"][];
             attemptCount: number;
             /** Format: date-time */
             nextAttemptAt: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        WebhookAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description The receiver's HTTP status; `null` when no answer came. */
+            responseStatus: number | null;
+            latencyMs: number;
+            /** @description What went wrong, when the attempt failed (never a secret nor the response body). */
+            error: string | null;
+        };
+        /** @description One page of a delivery's attempts, oldest first. `_embedded` is always present. */
+        WebhookAttemptPage: {
+            _embedded: {
+                webhookAttempts: components["schemas"]["WebhookAttempt"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
         };
         WebhookDeliveryPage: {
             _embedded: {
@@ -1707,6 +1823,8 @@ export interface components {
         SecretId: string;
         /** @description The webhook endpoint's id (a UUID). */
         WebhookEndpointId: string;
+        /** @description The delivery's id (a UUID), within the endpoint. */
+        WebhookDeliveryId: string;
         /**
          * @description Only rows of this company (agency id, or `back-office` for staff credentials).
          * @example imobiliaria-paulista
@@ -3321,6 +3439,62 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAgencyWebhookDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     disableAgencyWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -3435,6 +3609,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyRequestLog: {
+        parameters: {
+            query: {
+                /** @description The agency. */
+                companyId: string;
+                /** @description The `cursor` of the last line already read; absent = from the newest line. */
+                after?: string;
+                /** @description Lines per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only requests answered with a status of these classes. */
+                statusClass?: ("2xx" | "3xx" | "4xx" | "5xx")[];
+                /** @description Only requests of this partner API operation (for example `createRentalInsurance`). */
+                operationId?: string;
+                /** @description Only requests made with this credential. */
+                credentialId?: string;
+                /** @description Only writes sent with this `Idempotency-Key` (its value without quotes). */
+                idempotencyKey?: string;
+                /** @description Only the request answered with this `X-Correlation-Id`. */
+                correlationId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the agency's request log (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -208,6 +208,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rental-insurances/{id}/advance-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a guarantee's clock (sandbox only)
+         * @description **Sandbox only: this operation does not exist in production** (production answers
+         *     `404 route_not_found`, and its published document does not list it).
+         *
+         *     Moves this one guarantee's clock forward, `by` an ISO 8601 duration (`P30D`, `PT1H`,
+         *     `P1Y2M`, whole numbers; years and months are calendar months in UTC, a day is 24 hours) or
+         *     `to` an RFC 3339 time, and makes everything time drives happen to it as it would have, in
+         *     order, each at the time it was due: the sandbox reviewer's steps, an `approved` proposal
+         *     that expires after its validity, the envelope and the signers, activation with its ledger
+         *     entries (dated the simulated activation day), termination when `terminationDate` begins in
+         *     São Paulo, archiving 365 days later. Each step is the same status change, history entry,
+         *     ledger entry and event as when the time really passes; history `createdAt`, the guarantee's
+         *     `updatedAt` and the events' `occurredAt` show the simulated times. A step that was already
+         *     due before the call happens at the guarantee's previous time.
+         *
+         *     The guarantee keeps its clock: it stays ahead of the wall clock by the same amount, its
+         *     later changes (yours included) are stamped with its own time, and the sandbox's automatic
+         *     steps come when its own time is due. Nothing of any other guarantee moves. Events are
+         *     delivered at once as usual (webhooks and `GET /v1/events`, in the order they were stored);
+         *     only their `occurredAt` is simulated, and the feed's `occurredFrom` and `occurredBefore`
+         *     filter on it. Ledger entries dated after today count in the balance from their day on, like
+         *     any entry.
+         *
+         *     Exactly one of `by` and `to` (`400 validation_failed` otherwise, or for a malformed value).
+         *     A time before the guarantee's current time: `409 clock_cannot_go_back`. At most 1,830 days
+         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. Any
+         *     status may be advanced (a closed guarantee just keeps its clock). Requires
+         *     `Idempotency-Key`; no `If-Match` (like accept and refuse). The answer's `ETag` is the
+         *     guarantee's version after the steps; moving the clock alone does not change it.
+         */
+        post: operations["advanceRentalInsuranceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rental-insurances/{id}/co-tenants": {
         parameters: {
             query?: never;
@@ -553,6 +600,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{endpointId}/redeliver-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver every failed delivery of an endpoint since a time
+         * @description After an outage of the partner's receiver: queues one more attempt of every `failed`
+         *     delivery of the endpoint created at or after `since` (and before `until`, now by default),
+         *     oldest first, at most `limit` (default and maximum 500) per call. Each is a normal attempt
+         *     (a redelivery, as `POST .../deliveries/{deliveryId}/redeliver` makes): signed, retried,
+         *     paced and shared among the agency's endpoints under the delivery rules of *Webhooks*.
+         *     A delivery that already has 50 attempts is left as it is and counted in `atAttemptLimit`
+         *     (read its event from `GET /v1/events`).
+         *
+         *     Repeating the call redelivers nothing twice: the deliveries it queued are `pending` until
+         *     their attempt ends. When `more` is `true`, more failed deliveries match than the call took:
+         *     call again with the same body (and a new `Idempotency-Key`) until it is `false`. A
+         *     disabled endpoint receives nothing: enable it first (`PATCH` with `enabled: true`), or the
+         *     call is `409 webhook_endpoint_disabled`. Deliveries are kept 30 days, so `since` need not
+         *     be older. Requires `Idempotency-Key`.
+         */
+        post: operations["redeliverFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -576,6 +656,54 @@ export interface paths {
          *     receives what*).
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's recent requests (request log)
+         * @description The agency's own requests to this API of the last 7 days, newest first (by the time each
+         *     request arrived), one line per request: when, the method, the path template and the
+         *     resource it named, the operation, the status and the error's `code` and `details`, the
+         *     correlation id, the idempotency key and whether the answer was a replay, how long the
+         *     service took, which credential made it and from which address. A line never holds a
+         *     secret, a token, a query string or a request or response body.
+         *
+         *     - **Which requests.** Every request of the agency's credentials that the service
+         *       authenticated, whatever its answer: successes, `400` (malformed body, failed
+         *       validation, bad idempotency key), `403 insufficient_scope`, `404`, `409`, `412`, `428`,
+         *       `429` and `5xx`. A request without a valid token (`401`), or answered before its token
+         *       is read (an unknown path, a method the path does not have, a body above 100 KB, bytes
+         *       that are not HTTP), belongs to no agency and is in no agency's log; so do the public
+         *       operations (`/openapi.json`, `/openapi.yaml`, `/docs`), which read no token. `HEAD`
+         *       requests are listed as `HEAD`.
+         *     - **Write-behind.** Lines are written in batches about a second after the answer, off the
+         *       request's path: a request's line may appear up to a few seconds later, and the lines of
+         *       the last second or so of a service process that crashes (or whose database is
+         *       unavailable for long) may be missing. The log is for understanding your traffic, not a
+         *       record of it; the answers and `Idempotent-Replay` stay the truth.
+         *     - **Kept**: 7 days, and at most the agency's latest 100,000 lines (the deployment's
+         *       `REQUEST_LOG_LINES_PER_AGENCY`); older lines are removed within minutes.
+         *     - **Paging** as the event feed's: start without `after`, then follow `_links.next` (or
+         *       call again with `_links.next.query`); the page holding the oldest kept line has no
+         *       `next`. A cursor is opaque. Lines written after the first page was read appear at the
+         *       top: start again without `after` to see them.
+         *     - **Filters** combine with AND; `statusClass` is repeatable (OR). An `operationId`,
+         *       `credentialId`, `idempotencyKey` or `correlationId` that matches no line finds nothing.
+         *     - The credential's `name` is its display name when the request was made.
+         */
+        get: operations["listRequestLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1489,6 +1617,32 @@ export interface components {
             /** @description `false` stops deliveries (events are still kept in the feed); `true` resumes them. */
             enabled?: boolean;
         };
+        FailedWebhookRedelivery: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant (now when absent); not before `since` (`400 bad_request`).
+             */
+            until?: string;
+            /**
+             * Format: int32
+             * @description At most this many deliveries are queued by the call.
+             * @default 500
+             */
+            limit: number;
+        };
+        FailedWebhookRedeliveryResult: {
+            /** @description Failed deliveries queued again, now `pending`. */
+            redelivered: number;
+            /** @description Failed deliveries of the range left as they are because they already have 50 attempts. */
+            atAttemptLimit: number;
+            /** @description More failed deliveries of the range remain than `limit` took; call again with the same body. */
+            more: boolean;
+        };
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1544,13 +1698,18 @@ export interface components {
              */
             secret: string | null;
         };
+        /** @description One request of a delivery (or one not sent, with `error` saying why). It is recorded before the request is sent, so a receiver never sees more requests than the log has attempts. Its outcome is then recorded; until it is, `error` is `in progress: the outcome of this attempt is not known yet`. If the delivering process stops in between (the request may have reached the receiver), the attempt becomes `interrupted: the outcome of this attempt is unknown (the delivering process stopped)` when the delivery's next attempt starts, or 10 minutes after it began. Both keep `responseStatus: null` and `latencyMs: 0`; an interrupted attempt counts as a failed one (toward the retry schedule and the 50 attempts of a delivery). */
         WebhookAttempt: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the request was about to be sent.
+             */
             attemptedAt: string;
-            /** @description The receiver's HTTP status; `null` when no answer came (timeout, refused connection, refused address). */
+            /** @description The receiver's HTTP status; `null` when no answer came (timeout, refused connection, refused address) or the outcome is not known (in progress, interrupted). */
             responseStatus: number | null;
+            /** @description Milliseconds until the answer (or the error); `0` when no request was sent or the outcome is not known. */
             latencyMs: number;
-            /** @description What went wrong, when the attempt failed (never a secret nor the response body). */
+            /** @description What went wrong, when the attempt failed (never a secret nor the response body); for an attempt whose outcome is not known, `in progress: ...` or `interrupted: ...` (see the schema's description). */
             error: string | null;
         };
         WebhookDelivery: {
@@ -1703,6 +1862,94 @@ export interface components {
                 next: components["schemas"]["Link"];
             };
         };
+        /** @description One request of the agency, as the service answered it. Never a secret, a token, a query string or a body. */
+        RequestLogLine: {
+            /** @description Opaque; pass it as `after` to read the lines older than this one. */
+            cursor: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived.
+             */
+            at: string;
+            /** @enum {string} */
+            method: "GET" | "HEAD" | "POST" | "PATCH" | "DELETE";
+            /**
+             * @description The operation's path template, for example `/v1/rental-insurances/{id}`.
+             * @example /v1/rental-insurances/{id}
+             */
+            path: string;
+            /**
+             * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
+             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
+             *     co-tenant's CPF/CNPJ is never recorded.
+             */
+            resourceId: string | null;
+            /** @example getRentalInsurance */
+            operationId: string;
+            status: number;
+            /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
+            error: null | {
+                code: string;
+                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                details: string[];
+            };
+            /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
+            correlationId: string;
+            /** @description The write's `Idempotency-Key` (without quotes) when it was well-formed; `null` for reads and writes without a valid key. */
+            idempotencyKey: string | null;
+            /** @description The answer's `Idempotent-Replay` (`true` for a replayed answer); `null` when the answer had none (reads, failed writes). */
+            idempotentReplay: boolean | null;
+            /** @description How long the service took, from the request's arrival to its answer, in milliseconds (0.1 ms precision). */
+            durationMs: number;
+            credential: {
+                /** Format: uuid */
+                id: string;
+                /** @description The credential's display name when the request was made. */
+                name: string;
+            };
+            /** @description The client's IP address as the service saw it (behind the service's own proxies, the address they report). */
+            sourceAddress: string;
+        };
+        /** @description One page of the request log. `_embedded` is always present; `_links.next` is absent on the page holding the oldest line. */
+        RequestLogPage: {
+            _embedded: {
+                requestLog: components["schemas"]["RequestLogLine"][];
+            };
+            _links: {
+                self: components["schemas"]["Link"];
+                next?: components["schemas"]["Link"];
+            };
+        };
+        /** @description Exactly one of `by` and `to`. */
+        SandboxClockAdvance: {
+            /**
+             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given).
+             * @example P30D
+             */
+            by?: string;
+            /**
+             * Format: date-time
+             * @description The guarantee's new time (RFC 3339), not before its current time.
+             * @example 2029-06-02T00:00:00.000Z
+             */
+            to?: string;
+        };
+        /** @description A guarantee's clock after a time travel, and the guarantee as its steps left it. */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The guarantee's time before the call.
+             * @example 2026-11-26T13:00:00.000Z
+             */
+            previousNow: string;
+            /**
+             * Format: date-time
+             * @description The guarantee's time after the call (it then keeps running with the wall clock).
+             * @example 2026-12-26T13:00:00.000Z
+             */
+            now: string;
+            rentalInsurance: components["schemas"]["RentalInsurance"];
+        };
         /**
          * @description Body of every error response. Branch on `code`; `message` is for humans and may change.
          *     `details` lists one string per problem, naming the field (`tenant.cpfCnpj: invalid check
@@ -1730,6 +1977,7 @@ export interface components {
          *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
          *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
          *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
+         *     | `webhook_endpoint_disabled` | 409 | Failed deliveries are redelivered only to an enabled endpoint. |
          *     | `event_type_not_readable` | 400 | The token may not read every event type the webhook endpoint would receive (see *Webhooks*). |
          *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
@@ -1740,6 +1988,8 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
          *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
          *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
+         *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
+         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call. |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
          *
@@ -3269,6 +3519,81 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    advanceRentalInsuranceClock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The guarantee's clock moved; every step due up to its new time applied (or the replay of the call). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listCoTenants: {
         parameters: {
             query?: {
@@ -4528,6 +4853,81 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    redeliverFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FailedWebhookRedelivery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedWebhookRedeliveryResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -4567,6 +4967,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequestLog: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last line already read; absent = from the newest line. */
+                after?: string;
+                /** @description Lines per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only requests answered with a status of these classes. */
+                statusClass?: ("2xx" | "3xx" | "4xx" | "5xx")[];
+                /** @description Only requests of this operation (an `operationId` of this document, for example `createRentalInsurance`). */
+                operationId?: string;
+                /** @description Only requests made with this credential (its `credential.id`). */
+                credentialId?: string;
+                /** @description Only writes sent with this `Idempotency-Key` (its value without quotes). */
+                idempotencyKey?: string;
+                /** @description Only the request answered with this `X-Correlation-Id`. */
+                correlationId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the request log (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -4,7 +4,7 @@
  * information, or 409 on a closed guarantee). Each write receives the guarantee locked by its
  * precondition, whose version the pipeline has already compared with If-Match.
  */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { components } from '../generated/partner-api';
 import { normaliseCpfCnpj } from '../validation';
@@ -44,7 +44,7 @@ export function coTenantKey(raw: string): string {
 }
 
 export async function addCoTenant(
-  db: Queryable,
+  unit: UnitOfWork,
   actor: Actor,
   current: GuaranteeRow,
   columns: CoTenantColumns & { name: string },
@@ -55,12 +55,17 @@ export async function addCoTenant(
   if (current.coTenants.length >= MAX_CO_TENANTS) {
     throw new Conflict('co_tenant_limit_reached', `A rental insurance has at most ${MAX_CO_TENANTS} co-tenants.`);
   }
-  await insertCoTenant(db, current.id, columns);
-  return applyChange(db, current, { actor, event: CONTRACTUAL_CHANGE, historyKind: 'co_tenant_added', note: `Co-tenant ${columns.cpfCnpj} added.` });
+  await insertCoTenant(unit.db, current.id, columns);
+  return applyChange(unit, current, {
+    actor,
+    event: CONTRACTUAL_CHANGE,
+    historyKind: 'co_tenant_added',
+    note: `Co-tenant ${columns.cpfCnpj} added.`,
+  });
 }
 
 export async function patchCoTenant(
-  db: Queryable,
+  unit: UnitOfWork,
   actor: Actor,
   current: GuaranteeRow,
   cpfCnpj: string,
@@ -75,8 +80,8 @@ export async function patchCoTenant(
     return before instanceof Date && after instanceof Date ? before.getTime() !== after.getTime() : before !== after;
   });
   if (changed.length === 0) return { row: current, effects: [] };
-  await updateCoTenant(db, coTenant.id, Object.fromEntries(changed.map((field) => [field, requested[field]])));
-  return applyChange(db, current, {
+  await updateCoTenant(unit.db, coTenant.id, Object.fromEntries(changed.map((field) => [field, requested[field]])));
+  return applyChange(unit, current, {
     actor,
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_changed',
@@ -84,10 +89,10 @@ export async function patchCoTenant(
   });
 }
 
-export async function removeCoTenant(db: Queryable, actor: Actor, current: GuaranteeRow, cpfCnpj: string): Promise<ChangeOutcome> {
+export async function removeCoTenant(unit: UnitOfWork, actor: Actor, current: GuaranteeRow, cpfCnpj: string): Promise<ChangeOutcome> {
   transition(current.status, CONTRACTUAL_CHANGE);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
   if (!coTenant) throw new NotFound('Co-tenant not found.');
-  await deleteCoTenant(db, coTenant.id);
-  return applyChange(db, current, { actor, event: CONTRACTUAL_CHANGE, historyKind: 'co_tenant_removed', note: `Co-tenant ${cpfCnpj} removed.` });
+  await deleteCoTenant(unit.db, coTenant.id);
+  return applyChange(unit, current, { actor, event: CONTRACTUAL_CHANGE, historyKind: 'co_tenant_removed', note: `Co-tenant ${cpfCnpj} removed.` });
 }

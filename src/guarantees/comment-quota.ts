@@ -15,7 +15,10 @@ import type { Status } from './status-machine';
 export interface CommentSlot {
   /** The commented guarantee's status (a comment's entry shows it as both previous and new status). */
   status: Status;
-  /** The transaction's time, as the history entry's `created_at` default would store it (milliseconds). */
+  /**
+   * The transaction's time, as the history entry's `created_at` default would store it (milliseconds),
+   * on the guarantee's own clock (ahead of it after a sandbox time travel).
+   */
   at: Date;
 }
 
@@ -36,14 +39,14 @@ export async function takeCommentSlot(
   // (the statement's snapshot does not see its own increment, hence the split).
   const [slot] = await db.$queryRaw<Array<CommentSlot & { count: number }>>`
     WITH guarantee AS (
-      SELECT status FROM rental_insurances WHERE company_id = ${companyId} AND id = ${id}
+      SELECT status, clock_offset_ms FROM rental_insurances WHERE company_id = ${companyId} AND id = ${id}
     ), bump AS (
       INSERT INTO comment_quota_usage AS u (company_id, day, shard, count)
       SELECT ${companyId}, ${day}::date, (pg_backend_pid() % 16)::smallint, 1 FROM guarantee
       ON CONFLICT (company_id, day, shard) DO UPDATE SET count = u.count + 1
       RETURNING shard, count
     )
-    SELECT g.status::text AS status, CURRENT_TIMESTAMP(3) AS at,
+    SELECT g.status::text AS status, CURRENT_TIMESTAMP(3) + g.clock_offset_ms * interval '1 millisecond' AS at,
            (b.count + COALESCE((SELECT sum(o.count) FROM comment_quota_usage o
                                 WHERE o.company_id = ${companyId} AND o.day = ${day}::date AND o.shard <> b.shard), 0))::int AS count
     FROM guarantee g, bump b`;

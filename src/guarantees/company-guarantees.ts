@@ -1,9 +1,10 @@
 /**
  * A partner's guarantees: every read and write an operation handler can make, already scoped to
  * the company of the request's principal and signed by its credential (the history's creator).
- * Handlers see this, never a company id, a token or the database handle.
+ * Handlers see this, never a company id, a token or the database handle. Writes run on the
+ * request's unit of work (database/unit-of-work.ts), whose history entries and events the pipeline writes.
  */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { rentalInsuranceNotFound } from '../errors';
 import type { components } from '../generated/partner-api';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
@@ -27,26 +28,27 @@ export interface GuaranteeRules {
 
 type Page = { offset: number; size: number };
 
-export function companyGuarantees(db: Queryable, companyId: string, actor: Actor, rules: GuaranteeRules) {
+export function companyGuarantees(unit: UnitOfWork, companyId: string, actor: Actor, rules: GuaranteeRules) {
+  const { db } = unit;
   const owned = async (id: bigint): Promise<LockedGuarantee> => (await guaranteeStatus(db, companyId, id)) ?? notFound();
   return {
     find: (id: bigint) => findGuarantee(db, companyId, id),
     list: (filters: GuaranteeFilters, page: Page) => listGuarantees(db, companyId, filters, page),
     /** The guarantee a write changes, locked until the write's transaction ends (the precondition of If-Match). */
     lock: async (id: bigint): Promise<GuaranteeRow> => (await lockGuarantee(db, companyId, id)) ?? notFound(),
-    create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(db, companyId, actor, body),
-    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(db, actor, current, body),
-    decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(db, companyId, actor, id, decision),
-    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(db, actor, current, columns),
+    create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(unit, companyId, actor, body),
+    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(unit, actor, current, body),
+    decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(unit, companyId, actor, id, decision),
+    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(unit, actor, current, columns),
     patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>
-      patchCoTenant(db, actor, current, cpfCnpj, changes),
-    removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(db, actor, current, cpfCnpj),
+      patchCoTenant(unit, actor, current, cpfCnpj, changes),
+    removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(unit, actor, current, cpfCnpj),
     history: async (id: bigint, page: Page) => historyPage(db, (await owned(id)).id, page),
     signatures: async (id: bigint, page: Page) => signaturePage(db, (await owned(id)).id, page),
     /** Comments are allowed in every status and change neither data, status nor version. */
     comment: async (id: bigint, comment: string) => {
       const { status, at } = (await takeCommentSlot(db, companyId, id, rules.commentQuotaPerDay)) ?? notFound();
-      return appendComment(db, companyId, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status }, at);
+      return appendComment(unit, companyId, { rentalInsuranceId: id, kind: 'comment', actor, comment, previousStatus: status, status }, at);
     },
   };
 }

@@ -1,5 +1,5 @@
 /** A partner creates a guarantee: it always starts under review (creation never decides the review). */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict } from '../errors';
 import type { components } from '../generated/partner-api';
 import { emitGuaranteeEvents } from './guarantee-events';
@@ -11,7 +11,7 @@ import { recordHistory, type Actor } from './history';
 import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
 
 export async function createGuarantee(
-  db: Queryable,
+  unit: UnitOfWork,
   companyId: string,
   actor: Actor,
   body: components['schemas']['RentalInsuranceCreate'],
@@ -22,7 +22,7 @@ export async function createGuarantee(
   assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
 
   const row = await insertGuarantee(
-    db,
+    unit.db,
     {
       ...tenant,
       ...property,
@@ -36,7 +36,7 @@ export async function createGuarantee(
     },
     coTenants,
   );
-  await recordHistory(db, {
+  recordHistory(unit, {
     rentalInsuranceId: row.id,
     kind: 'created',
     actor,
@@ -44,7 +44,7 @@ export async function createGuarantee(
     previousStatus: null,
     status: INITIAL_STATUS,
   });
-  await emitGuaranteeEvents(db, {
+  await emitGuaranteeEvents(unit, {
     row,
     previousStatus: null,
     status: INITIAL_STATUS,

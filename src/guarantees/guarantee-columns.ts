@@ -4,7 +4,10 @@
  * `RentalInsuranceScalarFieldEnum` (in the schema's order), each column is its field in snake_case
  * (the schema's `@map` rule for every field), and the values a statement writes are typed by the
  * generated `RentalInsurance` model's fields, so an unknown or misspelt field does not compile. Rows come
- * back as Prisma's row types (the same values the model API returns).
+ * back as Prisma's row types (the same values the model API returns); the co-tenants' JSON shape is
+ * the generated `CoTenant` model under the same rule. The casts of `$queryRaw<GuaranteeRecord[]>`
+ * remain unchecked against what PostgreSQL returns (Prisma's TypedSQL would check them: not done,
+ * see bench/results.md, "Unit of work").
  */
 import { Prisma, type CoTenant, type RentalInsurance } from '../generated/prisma/client';
 import type { GuaranteeRow } from './guarantee-mapper';
@@ -43,16 +46,14 @@ export const columnOf = (field: GuaranteeField): Prisma.Sql => Prisma.raw(column
  */
 export const parameterOf = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
 
-interface CoTenantJson {
-  id: number;
-  rental_insurance_id: number;
-  cpf_cnpj: string;
-  name: string;
-  email: string | null;
-  birth_date: string | null;
-  phone_number: string | null;
-  created_at: string;
-}
+/** A field name in snake_case: the schema's `@map` rule for every field. */
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+/** How PostgreSQL's json_agg writes a value of the model's type: bigints as numbers, dates and times as text. */
+type JsonOf<Value> = Value extends bigint ? number : Value extends Date ? string : Value;
+/** A co-tenant row as json_agg writes it: derived from the generated `CoTenant` model, never restated. */
+type CoTenantJson = { [Field in keyof CoTenant & string as SnakeCase<Field>]: JsonOf<CoTenant[Field]> };
 
 /** A selected row: the guarantee and its co-tenants as JSON. */
 export type GuaranteeRecord = Omit<GuaranteeRow, 'coTenants'> & { coTenants: CoTenantJson[] };

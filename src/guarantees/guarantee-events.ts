@@ -3,7 +3,7 @@
  * (every write of a guarantee goes through one of them) in the change's transaction. Payloads are
  * fat: the guarantee as the API shows it right after the change, and its signature records.
  */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { toRentalInsurance, type GuaranteeRow } from './guarantee-mapper';
 import { listSignatures } from './signatures';
 import type { Effect, SignatureChange, Status } from './status-machine';
@@ -19,24 +19,33 @@ export interface GuaranteeChangeFacts {
   /** The records as the change left them, when it wrote them itself (else they are read). */
   signatures?: Awaited<ReturnType<typeof listSignatures>>;
   comment: string | null;
+  /** When the change happened, when not now (a time-travelled sandbox guarantee's own time). */
+  at?: Date;
 }
 
-export async function emitGuaranteeEvents(db: Queryable, change: GuaranteeChangeFacts): Promise<void> {
+export async function emitGuaranteeEvents(unit: UnitOfWork, change: GuaranteeChangeFacts): Promise<void> {
   const { row } = change;
   const rentalInsurance = toRentalInsurance(row);
   const companyId = row.companyId;
+  const occurredAt = change.at ? { occurredAt: change.at } : {};
   if (change.previousStatus !== change.status) {
-    await emitEvent(db, {
+    emitEvent(unit, {
       companyId,
       type: 'rental_insurance.status_changed',
       data: { previousStatus: change.previousStatus, status: change.status, comment: change.comment, rentalInsurance },
+      ...occurredAt,
     });
   }
   if (!change.signaturesChanged) return;
-  const signatures = change.signatures ?? (await listSignatures(db, row.id));
-  await emitEvent(db, { companyId, type: 'rental_insurance.signature_changed', data: { comment: change.comment, signatures, rentalInsurance } });
+  const signatures = change.signatures ?? (await listSignatures(unit.db, row.id));
+  emitEvent(unit, {
+    companyId,
+    type: 'rental_insurance.signature_changed',
+    data: { comment: change.comment, signatures, rentalInsurance },
+    ...occurredAt,
+  });
   if (change.effects.includes('contract_reissued')) {
-    await emitEvent(db, { companyId, type: 'rental_insurance.contract_reissued', data: { signatures, rentalInsurance } });
+    emitEvent(unit, { companyId, type: 'rental_insurance.contract_reissued', data: { signatures, rentalInsurance }, ...occurredAt });
   }
 }
 

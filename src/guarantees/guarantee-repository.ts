@@ -26,6 +26,10 @@ export interface LockedGuarantee {
   id: bigint;
   status: Status;
   version: number;
+  /** How far the guarantee's clock runs ahead of the wall clock (sandbox time travel); 0 or absent: not at all. */
+  clockOffsetMs?: bigint;
+  /** The time a change happens, when the caller sets it (time travel applies each step at the time it was due). */
+  at?: Date;
 }
 
 export type { GuaranteeValues };
@@ -59,7 +63,8 @@ export async function guaranteeStatus(db: Queryable, companyId: string, id: bigi
 /** The back office reaches every company's guarantees. */
 export async function lockGuaranteeAnyCompany(db: Queryable, id: bigint): Promise<(LockedGuarantee & { companyId: string }) | null> {
   const rows = await db.$queryRaw<Array<LockedGuarantee & { companyId: string }>>`
-    SELECT id, status::text AS status, version, company_id AS "companyId" FROM rental_insurances WHERE id = ${id} FOR UPDATE`;
+    SELECT id, status::text AS status, version, company_id AS "companyId", clock_offset_ms AS "clockOffsetMs"
+    FROM rental_insurances WHERE id = ${id} FOR UPDATE`;
   return rows[0] ?? null;
 }
 
@@ -84,9 +89,9 @@ export async function insertGuarantee(db: Queryable, values: GuaranteeValues, co
   return toGuaranteeRow(records[0]!);
 }
 
-/** Applies a change to a locked guarantee and moves it to the next version. */
+/** Applies a change to a locked guarantee and moves it to the next version (`updatedAt`: now unless given). */
 export async function updateGuarantee(db: Queryable, locked: LockedGuarantee, values: GuaranteeValues): Promise<GuaranteeRow> {
-  const assignments = entriesOf({ ...values, version: locked.version + 1, updatedAt: new Date() }).map(
+  const assignments = entriesOf({ updatedAt: new Date(), ...values, version: locked.version + 1 }).map(
     ([field, value]) => Prisma.sql`${columnOf(field)} = ${parameterOf(value)}`,
   );
   const records = await db.$queryRaw<GuaranteeRecord[]>`

@@ -1,7 +1,7 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
 import type { Queryable } from '../database/prisma-client';
 import { toTimestamp } from '../database/column-values';
-import { heldAppends, type HeldHistoryEntry } from '../database/held-appends';
+import type { AppendedTable, UnitOfWork } from '../database/unit-of-work';
 import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
@@ -36,33 +36,52 @@ export interface NewHistoryEntry {
   comment: string | null;
   previousStatus: Status | null;
   status: Status;
+  /** When it happened, when not now (a time-travelled sandbox guarantee's own time). */
+  createdAt?: Date;
+}
+
+/** A history entry as it is inserted (its creator flattened into columns). */
+export interface HistoryEntryRow {
+  rentalInsuranceId: bigint;
+  kind: HistoryKind;
+  creatorName: string;
+  creatorServiceAccount: boolean;
+  comment: string | null;
+  previousStatus: Status | null;
+  status: Status;
+  /** Set when the write answers with the entry before it is written (a comment); else the column's default. */
+  createdAt?: Date;
+}
+
+/** history_entries as a unit of work's appended table (database/unit-of-work.ts). */
+export const HISTORY_ENTRIES: AppendedTable<HistoryEntryRow> = { name: 'history_entries', insertCtes: historyRowsCte };
+
+/**
+ * Records an entry nobody reads back (every write of a guarantee adds one): HELD by the unit of
+ * work until its flush, so no read of this transaction sees it.
+ */
+export function recordHistory(unit: UnitOfWork, entry: NewHistoryEntry): void {
+  unit.hold(HISTORY_ENTRIES, entryRow(entry));
 }
 
 /**
- * Appends an entry and returns it (a new entry has no documents yet). Entries the transaction
- * holds (held-appends.ts) are written first, in the same statement, so entries keep their order.
+ * Writes an entry at once and returns it as read back (a new entry has no documents yet). What the
+ * unit holds is flushed first (when it holds anything), so rows keep the order in which they were made.
  */
-export async function appendHistory(db: Queryable, entry: NewHistoryEntry): Promise<HistoryRow> {
-  const entries = [...(heldAppends(db)?.history.splice(0) ?? []), heldEntry(entry)];
-  // Tagged raw SQL rather than historyEntry.create: every comment runs it, and the model API costs
-  // several times the CPU of a raw statement (bench/results.md).
-  const rows = await db.$queryRaw<Array<Omit<HistoryRow, 'documents'>>>`
-    WITH ${historyRowsCte(entries)}
+async function writeHistoryNow(unit: UnitOfWork, entry: NewHistoryEntry): Promise<HistoryRow> {
+  await unit.flush();
+  // Tagged raw SQL rather than historyEntry.create: the model API costs several times the CPU of a
+  // raw statement (bench/results.md), and the CTE is the one the flush uses.
+  const rows = await unit.db.$queryRaw<Array<Omit<HistoryRow, 'documents'>>>`
+    WITH ${historyRowsCte([entryRow(entry)])}
     SELECT id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
            creator_service_account AS "creatorServiceAccount", comment, previous_status AS "previousStatus", status, created_at AS "createdAt"
     FROM held_history ORDER BY id DESC LIMIT 1`;
   return { ...rows[0]!, documents: [] };
 }
 
-/** Appends an entry nobody reads back (every write of a guarantee adds one): held by a write's transaction, else written at once. */
-export async function recordHistory(db: Queryable, entry: NewHistoryEntry): Promise<void> {
-  const held = heldAppends(db);
-  if (held) held.history.push(heldEntry(entry));
-  else await appendHistory(db, entry);
-}
-
 /** The CTE `held_history` that inserts the entries in their order and returns their rows. */
-export function historyRowsCte(entries: HeldHistoryEntry[]): Prisma.Sql {
+function historyRowsCte(entries: HistoryEntryRow[]): Prisma.Sql {
   const rows = JSON.stringify(entries, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
   return Prisma.sql`held_history AS (
     INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status, created_at)
@@ -73,36 +92,37 @@ export function historyRowsCte(entries: HeldHistoryEntry[]): Prisma.Sql {
     RETURNING *)`;
 }
 
-function heldEntry(entry: NewHistoryEntry, createdAt?: Date): HeldHistoryEntry {
+function entryRow(entry: NewHistoryEntry, createdAt?: Date): HistoryEntryRow {
   const { actor, ...columns } = entry;
   return { ...columns, creatorName: actor.name, creatorServiceAccount: actor.serviceAccount, ...(createdAt ? { createdAt } : {}) };
 }
 
 /**
  * A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added`
- * event. Given its time `at` (the transaction's, read beforehand), a write's transaction holds the
- * entry like any other (held-appends.ts); without it, the entry is written at once and read back.
+ * event. Given its time `at` (the transaction's, read beforehand), the entry is held like any other
+ * and the answer is made from what is held; without it (`at: 'now'`), the entry is written at once and
+ * read back, for the time PostgreSQL gives it.
  */
 export async function appendComment(
-  db: Queryable,
+  unit: UnitOfWork,
   companyId: string,
   entry: NewHistoryEntry & { kind: 'comment' },
-  at?: Date,
+  at: Date | 'now',
 ): Promise<ShownHistoryEntry> {
-  const held = heldAppends(db);
   let row: ShownHistoryEntry;
-  if (held && at) {
-    held.history.push(heldEntry(entry, at));
+  if (at instanceof Date) {
+    unit.hold(HISTORY_ENTRIES, entryRow(entry, at));
     const { actor, comment, previousStatus, status } = entry;
     row = { creatorName: actor.name, creatorServiceAccount: actor.serviceAccount, comment, previousStatus, status, createdAt: at, documents: [] };
   } else {
-    row = await appendHistory(db, entry);
+    row = await writeHistoryNow(unit, entry);
   }
   const historyEntry = toHistoryEntry(row);
-  await emitEvent(db, {
+  emitEvent(unit, {
     companyId,
     type: 'rental_insurance.comment_added',
     data: { rentalInsuranceId: Number(entry.rentalInsuranceId), historyEntry },
+    occurredAt: row.createdAt,
   });
   return row;
 }

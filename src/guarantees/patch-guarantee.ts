@@ -3,7 +3,7 @@
  * change, `null` clears an optional field. What the change does to the review and the contract is
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import type { components } from '../generated/partner-api';
 import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
@@ -15,7 +15,7 @@ import { transition } from './status-machine';
 type Patch = components['schemas']['RentalInsurancePatch'];
 
 /** `current` is the guarantee locked by the write's precondition, its version already checked. */
-export async function patchGuarantee(db: Queryable, actor: Actor, current: GuaranteeRow, patch: Patch): Promise<ChangeOutcome> {
+export async function patchGuarantee(unit: UnitOfWork, actor: Actor, current: GuaranteeRow, patch: Patch): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
   const requested = patchColumns(problems, patch);
   problems.throwIfAny();
@@ -29,7 +29,7 @@ export async function patchGuarantee(db: Queryable, actor: Actor, current: Guara
     return { row: current, effects: [] };
   }
   const data = Object.fromEntries(changed.map((column) => [column, requested[column]]));
-  return applyChange(db, current, {
+  return applyChange(unit, current, {
     actor,
     event,
     data,

@@ -1,20 +1,20 @@
 /** The partner's answer to an approved proposal, on the tenant's behalf: accept or refuse. */
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { rentalInsuranceNotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from './history';
 
 export async function decideProposal(
-  db: Queryable,
+  unit: UnitOfWork,
   companyId: string,
   actor: Actor,
   id: bigint,
   decision: 'accept' | 'refuse',
 ): Promise<ChangeOutcome> {
-  const locked = await lockGuarantee(db, companyId, id);
+  const locked = await lockGuarantee(unit.db, companyId, id);
   if (!locked) throw rentalInsuranceNotFound();
-  return applyChange(db, locked, {
+  return applyChange(unit, locked, {
     actor,
     event: { type: decision === 'accept' ? 'partner_accepted' : 'partner_refused' },
     historyKind: 'status_changed',

@@ -45,7 +45,7 @@ export async function forgetRecord(tx: Transaction, companyId: string, key: stri
 
 /**
  * The write's last statement: its record, one more in the company's usage of the hour, and the
- * appends its transaction held (`held`: CTEs of history entries and events, held-appends.ts).
+ * rows its unit of work held (`held`: their CTEs, database/unit-of-work.ts).
  * False when the key already has a record that a write not sharing this one's lock committed
  * meanwhile (claimKey): the caller rolls everything back.
  */

@@ -4,19 +4,16 @@
  *    replayed (or refused when the request differs), a running one is 409;
  *  - then the write itself, and its 2xx outcome is stored in the same transaction, so both commit
  *    or neither does; a failure stores nothing and the key may be used again;
- *  - the history entries and events the write makes are held and written by the same last
- *    statement as the outcome (database/held-appends.ts).
+ *  - the write runs on a unit of work of that transaction (database/unit-of-work.ts): the history
+ *    entries and events it makes are held and written by the same last statement as the outcome.
  */
-import type { Database, Transaction } from '../database/prisma-client';
+import type { Database } from '../database/prisma-client';
 import { ApiError } from '../errors';
 import { SerializedJson, type HttpResult } from './http-result';
 import { keyInUse, replayedHeadersOf, replayOrRefuse } from './idempotency';
 import { claimKey, forgetRecord, saveRecord } from './idempotency-store';
 import { metrics } from '../observability/metrics';
-import { heldAppends, holdAppends } from '../database/held-appends';
-import { eventRowsCtes } from '../events/outbox';
-import type { Prisma } from '../generated/prisma/client';
-import { historyRowsCte } from '../guarantees/history';
+import { UnitOfWork } from '../database/unit-of-work';
 
 export interface IdempotentWrite {
   companyId: string;
@@ -36,7 +33,7 @@ export async function runIdempotentWrite(
   db: Database,
   write: IdempotentWrite,
   options: IdempotencyOptions,
-  run: (tx: Transaction) => Promise<HttpResult>,
+  run: (unit: UnitOfWork) => Promise<HttpResult>,
 ): Promise<HttpResult> {
   const { companyId, key, fingerprint } = write;
   const retentionStart = new Date(Date.now() - options.retentionHours * 3_600_000);
@@ -54,15 +51,15 @@ export async function runIdempotentWrite(
         if (!claim.locked) throw keyInUse();
         if (claim.stored >= options.recordsPerCompany) throw storageQuotaExceeded(options.recordsPerCompany);
         if (claim.record) await forgetRecord(tx, companyId, key);
-        holdAppends(tx);
-        const result = await run(tx);
+        const unit = UnitOfWork.of(tx);
+        const result = await run(unit);
         const bodyText = result.body === undefined ? null : JSON.stringify(result.body);
         const responseHeaders = replayedHeadersOf(result.headers ?? {});
         const record = { fingerprint, responseStatus: result.status, responseHeaders, responseBody: bodyText };
         // Two writes with one key that did not exclude each other (beside a process of an older
         // version, whose lock id differed, during a rolling deploy): the first record committed;
         // this write rolls back entirely and is told to retry, which replays the first.
-        if (!(await saveRecord(tx, companyId, key, record, heldCtes(tx)))) throw keyInUse();
+        if (!(await saveRecord(tx, companyId, key, record, unit.takeHeldCtes()))) throw keyInUse();
         return {
           ...result,
           body: bodyText === null ? undefined : new SerializedJson(bodyText),
@@ -82,14 +79,6 @@ export async function runIdempotentWrite(
   const { revealOnce, ...result } = outcome;
   if (!revealOnce || !(result.body instanceof SerializedJson)) return result;
   return { ...result, body: revealOnce(JSON.parse(result.body.text)) };
-}
-
-/** The CTEs that write what the transaction held (held-appends.ts), in the write's last statement. */
-function heldCtes(tx: Transaction): Prisma.Sql[] {
-  const held = heldAppends(tx);
-  const history = held?.history.splice(0) ?? [];
-  const events = held?.events.splice(0) ?? [];
-  return [...(history.length ? [historyRowsCte(history)] : []), ...(events.length ? [eventRowsCtes(events)] : [])];
 }
 
 /** The company stored as many responses as its cap allows within the retention window: writes wait for the oldest hour to pass. */

@@ -10,13 +10,15 @@
  * Authentication comes before validation so that a bad token is 401 whatever else is wrong.
  * Each part of a request is read once, by the step that needs it.
  */
+import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
 import type { BearerAuthenticator } from '../auth/bearer-authenticator';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
-import type { Database, Queryable } from '../database/prisma-client';
+import type { Database } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { ApiError, pathResourceNotFound } from '../errors';
 import type { Logger } from '../logger';
 import { customizeAjv } from './ajv';
@@ -31,6 +33,7 @@ import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuer
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { recordAnswer } from '../observability/request-metrics';
+import { recordAnswered, type RequestLogSink } from '../request-log/request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
 import { runOperation } from './run-operation';
 import { sendResult } from './send-result';
@@ -41,8 +44,8 @@ export interface ApiDefinition<Work> {
   name: string;
   document: OpenApiDocument;
   operations: DeclaredOperation<Work>[];
-  /** The unit of work a handler receives, scoped by the principal (its company, for partners). */
-  workFor: (db: Queryable, principal: Principal) => Work;
+  /** What a handler works with, on the request's unit of work and scoped by the principal (its company, for partners). */
+  workFor: (unit: UnitOfWork, principal: Principal) => Work;
 }
 
 export interface PipelineOptions<Work> extends ApiDefinition<Work> {
@@ -60,6 +63,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation (the suite's tally of the operations it exercised). */
   onAnswered?: (document: string, operationId: string, status: number) => void;
+  /** The agency request log (partner API only; absent: REQUEST_LOG=off or another API). */
+  requestLog?: RequestLogSink;
 }
 
 interface Exchange {
@@ -67,6 +72,10 @@ interface Exchange {
   operationId?: string;
   /** The RateLimit headers of an authenticated request, added to whatever it is answered. */
   rateLimit?: RateLimitState;
+  /** Who made it, once the token is accepted: the agency whose request log gets the line. */
+  principal?: Principal;
+  /** The operation's path template and the raw path parameters, once routed. */
+  route?: { path: string; params: Record<string, string> };
 }
 
 const MAX_BODY = '100kb';
@@ -95,6 +104,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
     const principal = await options.authenticator.principalOf(headerValue(headers, 'authorization'));
+    exchange.principal = principal;
     const refusal = scopeRefusal(principal, plans.get(operationId)!.scopeRequirements);
     const expensive = !refusal && (declarations.get(operationId)?.expensive?.(rawQuery) ?? false);
     // A request refused for its scope still counts, as one request (it runs nothing), and its 403
@@ -103,7 +113,10 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // answer to an accepted token holds.
     if (options.rateLimits) exchange.rateLimit = await options.rateLimits.consume(principal.credentialId, expensive);
     if (refusal) throw refusal;
-    if (expensive && options.rateLimits) exchange.req.res!.once('close', options.rateLimits.admitSearch(principal.credentialId));
+    // Released when the answer is over, or at once when the client already hung up while this
+    // request was being admitted (its 'close' came before a listener could: the slot would be kept
+    // for good). on-finished covers both.
+    if (expensive && options.rateLimits) onFinished(exchange.req.res!, options.rateLimits.admitSearch(principal.credentialId));
     return principal;
   };
 
@@ -114,6 +127,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const { operation, params } = router.route(method.toLowerCase(), req.path, req.method);
     const operationId = operation.operationId!;
     exchange.operationId = operationId;
+    exchange.route = { path: operation.path, params };
     // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
     const headers: Headers = { ...req.headers, 'x-correlation-id': req.correlationId };
     const rawQuery = req.query as RawQuery;
@@ -150,6 +164,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   expressRouter.use(express.raw({ type: () => true, limit: MAX_BODY }));
   expressRouter.use(async (req: Request, res: Response) => {
     const started = process.hrtime.bigint();
+    const arrivedAt = Date.now();
     const exchange: Exchange = { req };
     let result: HttpResult;
     try {
@@ -163,6 +178,23 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     }
     sendResult(res, result);
     recordAnswer(options.name, exchange.operationId, result.status, started);
+    // After the answer, and only into a buffer (request-log-writer.ts): the line costs the request nothing it waits for.
+    const { principal, route, operationId } = exchange;
+    if (options.requestLog && principal && route && operationId) {
+      recordAnswered(options.requestLog, {
+        principal,
+        operationId,
+        pathTemplate: route.path,
+        params: route.params,
+        method: req.method,
+        idempotencyKeyHeader: req.headers['idempotency-key'] as string | undefined,
+        correlationId: req.correlationId,
+        address: req.ip,
+        arrivedAt,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        result,
+      });
+    }
     if (exchange.operationId) options.onAnswered?.(options.name, exchange.operationId, result.status);
   });
   return expressRouter;

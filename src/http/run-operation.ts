@@ -6,6 +6,7 @@
  */
 import type { Principal } from '../auth/principal';
 import type { Database, Queryable } from '../database/prisma-client';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { ReplicaReads } from '../database/replica-reads';
 import type { HttpResult } from './http-result';
 import { fingerprintOf, parseIdempotencyKey } from './idempotency';
@@ -28,7 +29,7 @@ export interface OperationCall<Work> {
 
 export interface RunOptions<Work> {
   db: Database;
-  workFor: (db: Queryable, principal: Principal) => Work;
+  workFor: (unit: UnitOfWork, principal: Principal) => Work;
   idempotency: IdempotencyOptions;
   /** Reads the replica may serve (DATABASE_REPLICA_URL); absent: every read on `db`. */
   replicaReads?: ReplicaReads;
@@ -56,25 +57,27 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   // retry of a write that succeeded replays its answer even if the check would now refuse it (a
   // webhook host that stopped resolving, a setting changed since).
   const refusedBefore = declared.checkBefore
-    ? await refusalOf(() => declared.checkBefore!(call.input, options.workFor(options.db, principal)))
+    ? await refusalOf(() => declared.checkBefore!(call.input, options.workFor(UnitOfWork.readOnly(options.db), principal)))
     : undefined;
   if (refusedBefore && key === undefined) throw refusedBefore.error;
-  const handle = async (db: Queryable): Promise<TypedResult> => {
+  const handle = async (unit: UnitOfWork): Promise<TypedResult> => {
     if (refusedBefore) throw refusedBefore.error;
-    const work = options.workFor(db, principal);
+    const work = options.workFor(unit, principal);
     const current = declared.precondition ? await declared.precondition(call.input, work) : undefined;
     if (current && ifMatch) assertCurrentVersion(ifMatch, current.version);
     return (await declared.handler({ ...call.input, current }, work, facts)) as TypedResult;
   };
   if (key === undefined) {
-    const result = declared.replicaRead && options.replicaReads ? await options.replicaReads.run(handle) : await handle(options.db);
+    // A request without a key writes nothing (every write requires one): its unit only reads.
+    const read = (db: Queryable) => handle(UnitOfWork.readOnly(db));
+    const result = declared.replicaRead && options.replicaReads ? await options.replicaReads.run(read) : await read(options.db);
     if (plan.answersNotModified && result.version !== undefined && noneMatchHits(headerValue(call.headers, 'if-none-match'), result.version)) {
       return { status: 304, headers: { ETag: etagOf(result.version) } };
     }
     return httpResultOf(plan, result, facts);
   }
   const write = { companyId: principal.companyId, key, fingerprint: fingerprintOf(call.method, facts.path, call.input.body) };
-  return runIdempotentWrite(options.db, write, options.idempotency, async (tx) => httpResultOf(plan, await handle(tx), facts));
+  return runIdempotentWrite(options.db, write, options.idempotency, async (unit) => httpResultOf(plan, await handle(unit), facts));
 }
 
 /** What a check threw, kept to be thrown later; undefined when it passed. */

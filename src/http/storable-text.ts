@@ -6,6 +6,12 @@
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const MAX_REPORTED = 50;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** `text` with what PostgreSQL cannot store replaced by U+FFFD (a request log line keeps what a partner sent in a path). */
+export function storableText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, '\uFFFD') : text;
+}
 
 /** Paths of the strings (values or keys) that cannot be stored. Iterative: bodies may nest deeply. */
 export function unstorableTextPaths(root: unknown): string[] {

@@ -37,6 +37,11 @@ export const metrics = {
     help: 'Guarantees the scheduler changed (applied) or failed to change, per job.',
     labelNames: ['job', 'outcome'] as const,
   }),
+  requestLogDropped: new client.Counter({
+    name: 'request_log_lines_dropped_total',
+    help: 'Request log lines not written: buffer_full (the write-behind buffer was full) or write_failed (their batch failed).',
+    labelNames: ['reason'] as const,
+  }),
   schedulerRuns: new client.Counter({ name: 'scheduler_runs_total', help: 'Scheduler runs finished by this process.' }),
   tokens: new client.Counter({
     name: 'token_requests_total',

@@ -1,6 +1,6 @@
 /** The financial reads: balance, daily summaries and statement entries of the token's company. */
 import { halPage, pageRequest } from '../http/paging';
-import { defineOperation } from './unit-of-work';
+import { defineOperation } from './partner-work';
 import { toBalanceResponse, toDailySummaryResponse, toStatementEntryResponse } from '../financial/financial-mapper';
 
 export const financialOperations = [

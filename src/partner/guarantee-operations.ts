@@ -1,7 +1,7 @@
 /** Endpoints 1 to 4: list, create, get and patch a guarantee. */
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
-import { defineOperation } from './unit-of-work';
+import { defineOperation } from './partner-work';
 import { guaranteeDomainChecks } from '../guarantees/domain-checks';
 import { toRentalInsurance } from '../guarantees/guarantee-mapper';
 import { guaranteeFilters, guaranteeId } from '../guarantees/request-values';

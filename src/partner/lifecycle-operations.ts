@@ -1,7 +1,7 @@
 /** Endpoints 5 to 13: history, comments, signatures, accept and refuse, co-tenants. */
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
-import { defineOperation, type PartnerWork } from './unit-of-work';
+import { defineOperation, type PartnerWork } from './partner-work';
 import { coTenantChanges, coTenantKey, newCoTenantColumns } from '../guarantees/co-tenant-writes';
 import { guaranteeDomainChecks } from '../guarantees/domain-checks';
 import { toCoTenant, toRentalInsurance } from '../guarantees/guarantee-mapper';
@@ -56,13 +56,15 @@ export const lifecycleOperations = [
 
   defineOperation('addCoTenant', {
     ruleProblems: guaranteeDomainChecks.addCoTenant,
-    // The new co-tenant's data is checked before the guarantee is looked up.
-    precondition: ({ params, body }, work) => {
-      newCoTenantColumns(body);
-      return work.guarantees.lock(guaranteeId(params.id));
+    // The new co-tenant's data is checked (400) before the guarantee is looked up (404), once: the
+    // handler receives the checked columns with the locked guarantee.
+    precondition: async ({ params, body }, work) => {
+      const columns = newCoTenantColumns(body);
+      return { ...(await work.guarantees.lock(guaranteeId(params.id))), columns };
     },
-    handler: async ({ body, current }, work) => {
-      const { row, effects } = await work.guarantees.addCoTenant(current, newCoTenantColumns(body));
+    handler: async ({ current }, work) => {
+      const { columns, ...guarantee } = current;
+      const { row, effects } = await work.guarantees.addCoTenant(guarantee, columns);
       const added = row.coTenants[row.coTenants.length - 1]!;
       return {
         status: 201,
@@ -76,24 +78,26 @@ export const lifecycleOperations = [
 
   defineOperation('patchCoTenant', {
     ruleProblems: guaranteeDomainChecks.patchCoTenant,
-    precondition: ({ params, body }, work) => {
-      coTenantChanges(body, coTenantKey(params.cpfCnpj));
-      return work.guarantees.lock(guaranteeId(params.id));
-    },
-    handler: async ({ params, body, current }, work) => {
+    precondition: async ({ params, body }, work) => {
       const cpfCnpj = coTenantKey(params.cpfCnpj);
-      const { row, effects } = await work.guarantees.patchCoTenant(current, cpfCnpj, coTenantChanges(body, cpfCnpj));
+      const changes = coTenantChanges(body, cpfCnpj);
+      return { ...(await work.guarantees.lock(guaranteeId(params.id))), cpfCnpj, changes };
+    },
+    handler: async ({ current }, work) => {
+      const { cpfCnpj, changes, ...guarantee } = current;
+      const { row, effects } = await work.guarantees.patchCoTenant(guarantee, cpfCnpj, changes);
       return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
     },
   }),
 
   defineOperation('removeCoTenant', {
-    precondition: ({ params }, work) => {
-      coTenantKey(params.cpfCnpj);
-      return work.guarantees.lock(guaranteeId(params.id));
+    precondition: async ({ params }, work) => {
+      const cpfCnpj = coTenantKey(params.cpfCnpj);
+      return { ...(await work.guarantees.lock(guaranteeId(params.id))), cpfCnpj };
     },
-    handler: async ({ params, current }, work) => {
-      const { row, effects } = await work.guarantees.removeCoTenant(current, coTenantKey(params.cpfCnpj));
+    handler: async ({ current }, work) => {
+      const { cpfCnpj, ...guarantee } = current;
+      const { row, effects } = await work.guarantees.removeCoTenant(guarantee, cpfCnpj);
       return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
     },
   }),

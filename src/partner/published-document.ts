@@ -5,8 +5,9 @@
  */
 import YAML from 'yaml';
 import type { RequestFacts } from '../http/operation-registry';
-import { definePublicOperation } from './unit-of-work';
+import { definePublicOperation } from './partner-work';
 import { loadContract } from '../contract/load-contract';
+import { forEnvironment } from '../contract/sandbox-only';
 import { referencePage } from '../contract/reference-page';
 
 export interface PublishedDocumentOptions {
@@ -18,7 +19,7 @@ export interface PublishedDocumentOptions {
 export function publishedDocumentOperations(options: PublishedDocumentOptions) {
   const documentFor = (request: RequestFacts) => {
     const origin = request.baseUrl.slice(0, request.baseUrl.length - options.apiBasePath.length);
-    const document = loadContract('partner') as Record<string, unknown> & {
+    const document = forEnvironment(loadContract('partner'), options.environment) as Record<string, unknown> & {
       components?: { securitySchemes?: { oauth2?: { flows?: { clientCredentials?: { tokenUrl?: string } } } } };
     };
     document['servers'] = [{ url: request.baseUrl, description: `This ${options.environment} deployment` }];

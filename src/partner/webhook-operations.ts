@@ -3,7 +3,7 @@ import { halPage, pageLink, pageRequest } from '../http/paging';
 
 import { revealSecret, toWebhookAttempt, toWebhookDelivery, toWebhookEndpoint, withHiddenSecret } from '../webhooks/webhook-mapper';
 import type { components } from '../generated/partner-api';
-import { defineOperation } from './unit-of-work';
+import { defineOperation } from './partner-work';
 
 const FEED_PAGE_SIZE = 50;
 
@@ -79,7 +79,16 @@ export const webhookOperations = [
     handler: async ({ params, query }, work, request) => {
       const page = pageRequest(query);
       const { rows, total } = await work.webhooks.attempts(params.endpointId, params.deliveryId, page);
-      return { status: 200, body: halPage(request, 'webhookAttempts', rows.map(toWebhookAttempt), total, page) };
+      return {
+        status: 200,
+        body: halPage(
+          request,
+          'webhookAttempts',
+          rows.map((attempt) => toWebhookAttempt(attempt)),
+          total,
+          page,
+        ),
+      };
     },
   }),
   defineOperation('redeliverWebhook', {
@@ -87,6 +96,9 @@ export const webhookOperations = [
       status: 202,
       body: toWebhookDelivery(await work.webhooks.redeliver(params.endpointId, params.deliveryId)),
     }),
+  }),
+  defineOperation('redeliverFailedWebhooks', {
+    handler: async ({ params, body }, work) => ({ status: 202, body: await work.webhooks.redeliverFailed(params.endpointId, body) }),
   }),
   defineOperation('listEvents', {
     handler: async ({ query }, work, request) => {

@@ -21,6 +21,8 @@ import { Lifecycle } from '../health/lifecycle';
 import { readinessCheck } from '../health/readiness';
 import { stopGracefully } from './shutdown';
 import { startDeliveryWorker } from '../webhooks/delivery-worker';
+import { RequestLogWriter } from '../request-log/request-log-writer';
+import { startRequestLogPruning } from '../request-log/request-log-pruning';
 
 export interface Serving {
   server: Server;
@@ -54,6 +56,9 @@ export async function serve(config: Config, logger: Logger, database: { url: str
   const lifecycle = new Lifecycle();
   const housekeeping = startHousekeeping(db, config, logger);
   const scheduler = startScheduler(db, config, logger);
+  // The pruning runs whether or not this process writes lines: what others wrote is bounded too.
+  const requestLogPruning = startRequestLogPruning(db, config.REQUEST_LOG_LINES_PER_AGENCY, logger);
+  const requestLog = config.REQUEST_LOG === 'on' ? new RequestLogWriter(db, logger, { flushMs: config.REQUEST_LOG_FLUSH_MS }) : undefined;
   const deliveries = await startDeliveryWorker(db, config, database.directUrl, logger);
   observePool(() => poolStatistics(db));
   const app = await buildApp({
@@ -64,6 +69,7 @@ export async function serve(config: Config, logger: Logger, database: { url: str
     lifecycle,
     ready: readinessCheck(db, lifecycle),
     replicaReads,
+    requestLog,
   });
   const server = await listen(app, config);
   return {
@@ -74,8 +80,10 @@ export async function serve(config: Config, logger: Logger, database: { url: str
         server,
         lifecycle,
         {
-          background: [() => housekeeping.stop(), () => scheduler.stop(), () => deliveries.stop()],
+          background: [() => housekeeping.stop(), () => requestLogPruning.stop(), () => scheduler.stop(), () => deliveries.stop()],
           resources: [
+            // Once no request is left: the buffered lines, before the database goes.
+            async () => requestLog?.flush(),
             () => tokenCache.stop(),
             () => db.$disconnect(),
             async () => replica?.$disconnect(),

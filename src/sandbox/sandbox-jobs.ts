@@ -16,9 +16,10 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
-import type { Transaction } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { todayInSaoPaulo } from '../database/column-values';
 import { SANDBOX_REVIEWER } from '../guarantees/history';
+import { changeTime } from '../guarantees/guarantee-clock';
 import {
   approve,
   decline,
@@ -34,6 +35,9 @@ import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRef
 export const SANDBOX_SIGNING_LINK_BASE = 'https://sandbox.sign.rentalguarantee.example/envelopes';
 
 const secondsBefore = (now: Date, seconds: number) => new Date(now.getTime() - seconds * 1000);
+const seconds = (count: number) => Prisma.sql`make_interval(secs => ${count}::int)`;
+const withSignatures = (status: 'pending' | 'awaiting_signature') =>
+  Prisma.sql`EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = ${status}::"SignatureStatus")`;
 
 export function sandboxJobs(config: Config): ScheduledJob[] {
   const signingCutoff = (now: Date) => secondsBefore(now, config.SANDBOX_SIGNING_DELAY_SECONDS);
@@ -42,17 +46,20 @@ export function sandboxJobs(config: Config): ScheduledJob[] {
       name: 'sandbox_review',
       // updated_at: when it entered under_review, or the partner's latest change while under review.
       eligible: (now) => Prisma.sql`r.status = 'under_review' AND r.updated_at <= ${secondsBefore(now, config.SANDBOX_REVIEW_DELAY_SECONDS)}`,
+      dueAt: Prisma.sql`CASE WHEN r.status = 'under_review' THEN r.updated_at + ${seconds(config.SANDBOX_REVIEW_DELAY_SECONDS)} END`,
       order: Prisma.sql`r.updated_at, r.id`,
-      perform: (tx, id, now) => review(tx, id, now, config),
+      perform: (unit, id, now, at) => review(unit, id, now, config, at),
     },
     {
       name: 'sandbox_expire_proposals',
       eligible: (now) =>
         Prisma.sql`r.status = 'approved' AND mod(r.rental_amount * 100, 100) = ${MAGIC_CENTS.proposalExpires}
           AND r.approved_at <= ${secondsBefore(now, config.SANDBOX_PROPOSAL_VALIDITY_SECONDS)}`,
+      dueAt: Prisma.sql`CASE WHEN r.status = 'approved' AND mod(r.rental_amount * 100, 100) = ${MAGIC_CENTS.proposalExpires}
+        THEN r.approved_at + ${seconds(config.SANDBOX_PROPOSAL_VALIDITY_SECONDS)} END`,
       order: Prisma.sql`r.approved_at, r.id`,
-      perform: async (tx, id) => {
-        await expireProposal(tx, await lockForReview(tx, id));
+      perform: async (unit, id, _now, at) => {
+        await expireProposal(unit, await lockForReview(unit.db, id, at));
       },
     },
     {
@@ -60,9 +67,11 @@ export function sandboxJobs(config: Config): ScheduledJob[] {
       eligible: (now) =>
         Prisma.sql`r.status = 'accepted' AND r.updated_at <= ${signingCutoff(now)}
           AND EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = 'pending')`,
+      dueAt: Prisma.sql`CASE WHEN r.status = 'accepted' AND ${withSignatures('pending')}
+        THEN r.updated_at + ${seconds(config.SANDBOX_SIGNING_DELAY_SECONDS)} END`,
       order: Prisma.sql`r.updated_at, r.id`,
-      perform: async (tx, id) => {
-        await markEnvelopeReady(tx, await lockForReview(tx, id), undefined, SANDBOX_SIGNING_LINK_BASE);
+      perform: async (unit, id, _now, at) => {
+        await markEnvelopeReady(unit, await lockForReview(unit.db, id, at), undefined, SANDBOX_SIGNING_LINK_BASE);
       },
     },
     {
@@ -70,29 +79,35 @@ export function sandboxJobs(config: Config): ScheduledJob[] {
       eligible: (now) =>
         Prisma.sql`r.status = 'accepted' AND r.updated_at <= ${signingCutoff(now)}
           AND EXISTS (SELECT 1 FROM signatures s WHERE s.rental_insurance_id = r.id AND s.status = 'awaiting_signature')`,
+      dueAt: Prisma.sql`CASE WHEN r.status = 'accepted' AND ${withSignatures('awaiting_signature')}
+        THEN r.updated_at + ${seconds(config.SANDBOX_SIGNING_DELAY_SECONDS)} END`,
       order: Prisma.sql`r.updated_at, r.id`,
-      perform: sign,
+      perform: (unit, id, _now, at) => sign(unit, id, at),
     },
   ];
 }
 
-async function review(tx: Transaction, id: bigint, now: Date, config: Config): Promise<void> {
-  const guarantee = await tx.rentalInsurance.findUniqueOrThrow({
+async function review(unit: UnitOfWork, id: bigint, now: Date, config: Config, at?: Date): Promise<void> {
+  const { db } = unit;
+  const target = await lockForReview(db, id, at);
+  // The review day is the guarantee's own (sandbox time travel), else the run's.
+  const reviewDay = todayInSaoPaulo(changeTime(target) ?? now);
+  const guarantee = await db.rentalInsurance.findUniqueOrThrow({
     where: { id },
     select: { rentalAmount: true, condoFee: true, propertyTax: true, otherFees: true },
   });
   const informationRequestedBefore =
-    (await tx.historyEntry.count({ where: { rentalInsuranceId: id, previousStatus: 'under_review', status: 'information_requested' } })) > 0;
+    (await db.historyEntry.count({ where: { rentalInsuranceId: id, previousStatus: 'under_review', status: 'information_requested' } })) > 0;
   const cents = centsPart(guarantee.rentalAmount);
   const amount = `rentalAmount ends in .${String(cents).padStart(2, '0')}`;
   switch (reviewDecision(guarantee.rentalAmount, informationRequestedBefore)) {
     case 'decline':
-      await decline(tx, await lockForReview(tx, id), SANDBOX_REVIEWER, `Sandbox: proposal declined automatically because ${amount}.`);
+      await decline(unit, target, SANDBOX_REVIEWER, `Sandbox: proposal declined automatically because ${amount}.`);
       return;
     case 'request_information':
       await requestInformation(
-        tx,
-        await lockForReview(tx, id),
+        unit,
+        target,
         SANDBOX_REVIEWER,
         `Sandbox: information requested automatically because ${amount}. Change the guarantee's data with PATCH ` +
           '(any field other than externalId, for example tenant.profession) to send it back to review; the next sandbox review approves it.',
@@ -105,27 +120,22 @@ async function review(tx: Transaction, id: bigint, now: Date, config: Config): P
           : cents === MAGIC_CENTS.proposalExpires
             ? ` Because ${amount}, the proposal expires ${config.SANDBOX_PROPOSAL_VALIDITY_SECONDS} seconds after approval unless accepted.`
             : ' Accept it to receive the contract for signature.';
-      await approve(
-        tx,
-        await lockForReview(tx, id),
-        SANDBOX_REVIEWER,
-        sandboxApprovalTerms(guarantee, todayInSaoPaulo(now)),
-        `Sandbox: proposal approved automatically.${note}`,
-      );
+      await approve(unit, target, SANDBOX_REVIEWER, sandboxApprovalTerms(guarantee, reviewDay), `Sandbox: proposal approved automatically.${note}`);
       return;
     }
   }
 }
 
 /** Every signer awaiting signature answers, in record order; the last signature activates the guarantee. */
-async function sign(tx: Transaction, id: bigint): Promise<void> {
-  const guarantee = await tx.rentalInsurance.findUniqueOrThrow({ where: { id }, select: { rentalAmount: true } });
+async function sign(unit: UnitOfWork, id: bigint, at?: Date): Promise<void> {
+  const { db } = unit;
+  const guarantee = await db.rentalInsurance.findUniqueOrThrow({ where: { id }, select: { rentalAmount: true } });
   const refuses = tenantRefusesToSign(guarantee.rentalAmount);
-  const records = await tx.signature.findMany({ where: { rentalInsuranceId: id, status: 'awaiting_signature' }, orderBy: { id: 'asc' } });
+  const records = await db.signature.findMany({ where: { rentalInsuranceId: id, status: 'awaiting_signature' }, orderBy: { id: 'asc' } });
   for (const record of records) {
     await recordSignature(
-      tx,
-      await lockForReview(tx, id),
+      unit,
+      await lockForReview(db, id, at),
       { role: record.role, cpfCnpj: record.cpfCnpj },
       record.role === 'tenant' && refuses ? 'refused' : 'signed',
     );

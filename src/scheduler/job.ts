@@ -7,6 +7,7 @@
  *   SELECT r.id FROM rental_insurances r WHERE <eligible at now> ORDER BY ... LIMIT 1
  *     FOR UPDATE OF r SKIP LOCKED
  *   -> the change (a review-actions function: status machine, version, history)
+ *   -> the history entries and events its unit of work held (database/unit-of-work.ts)
  *   -> COMMIT
  *
  * A row another process (or a partner write) holds is skipped, not waited for; a row another
@@ -16,7 +17,8 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import { databaseFailed } from '../database/outage-log';
-import type { Database, Transaction } from '../database/prisma-client';
+import type { Database } from '../database/prisma-client';
+import { inUnitOfWork, type UnitOfWork } from '../database/unit-of-work';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
 
@@ -25,10 +27,20 @@ export interface ScheduledJob {
   name: string;
   /** SQL condition on `rental_insurances r` that makes a guarantee eligible at `now`. */
   eligible(now: Date): Prisma.Sql;
+  /**
+   * SQL expression on `rental_insurances r`: the time from which the guarantee is eligible, NULL
+   * when it is not in a state this job changes; `dueAt <= now` holds exactly when `eligible(now)`
+   * does (`eligible` is kept as its own condition for the indexes). Sandbox time travel applies the
+   * job at this time, and the scheduler reads it on a time-travelled guarantee's own clock.
+   */
+  dueAt: Prisma.Sql;
   /** Order in which eligible guarantees are taken (oldest first); must end with `r.id`. */
   order: Prisma.Sql;
-  /** Applies the change to the claimed guarantee, inside the claiming transaction. */
-  perform(tx: Transaction, id: bigint, now: Date): Promise<void>;
+  /**
+   * Applies the change to the claimed guarantee, in the claiming transaction's unit of work (flushed after it). `at`: when the
+   * change happens, when not now on the guarantee's clock (time travel: the time it was due).
+   */
+  perform(unit: UnitOfWork, id: bigint, now: Date, at?: Date): Promise<void>;
 }
 
 export interface JobResult {
@@ -56,9 +68,9 @@ export async function runJob(
   while (processed + failedIds.length < batchSize && !stopping()) {
     let claimed: bigint | undefined;
     try {
-      const done = await db.$transaction(async (tx) => {
+      const done = await inUnitOfWork(db, async (unit) => {
         const skip = failedIds.length > 0 ? Prisma.sql`AND r.id NOT IN (${Prisma.join(failedIds)})` : Prisma.empty;
-        const rows = await tx.$queryRaw<Array<{ id: bigint }>>`
+        const rows = await unit.db.$queryRaw<Array<{ id: bigint }>>`
           SELECT r.id FROM rental_insurances r
           WHERE ${job.eligible(now)} ${skip}
           ORDER BY ${job.order}
@@ -66,7 +78,7 @@ export async function runJob(
           FOR UPDATE OF r SKIP LOCKED`;
         claimed = rows[0]?.id;
         if (claimed === undefined) return false;
-        await job.perform(tx, claimed, now);
+        await job.perform(unit, claimed, now);
         return true;
       });
       if (!done) break;

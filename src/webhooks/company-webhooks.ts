@@ -4,15 +4,16 @@
  * redelivery is queued exactly when the write commits.
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import type { Principal } from '../auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import { unreadableTypes } from '../events/event-scopes';
-import { emitEvent, enqueueDelivery } from '../events/outbox';
+import { enqueueDelivery, writeTestEventNow } from '../events/outbox';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import type { components } from '../generated/partner-api';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import { endPacing } from './delivery-pacing';
+import { redeliverFailed, type FailedRange } from './failed-redelivery';
 import { newWebhookSecret, type SecretBox } from './secret-box';
 import { assertDeliverableUrl, type UrlPolicy } from './url-safety';
 import { attemptPage, deliveryPage, endpointPage, findDelivery, MAX_ATTEMPTS_PER_DELIVERY, type Page } from './webhook-pages';
@@ -48,8 +49,9 @@ function assertReadable(eventTypes: readonly string[], scopes: readonly string[]
   }
 }
 
-export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'companyId' | 'credentialId' | 'scopes'>, rules: WebhookRules) {
+export function companyWebhooks(unit: UnitOfWork, principal: Pick<Principal, 'companyId' | 'credentialId' | 'scopes'>, rules: WebhookRules) {
   const { companyId } = principal;
+  const { db } = unit;
   const find = async (id: string): Promise<WebhookEndpoint> =>
     (await db.webhookEndpoint.findFirst({ where: { id, companyId } })) ?? Promise.reject(endpointNotFound());
   const delivery = async (endpointId: string, deliveryId: string) =>
@@ -130,7 +132,7 @@ export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'compa
     sendTest: async (id: string) => {
       const endpoint = await find(id);
       const data = { endpointId: endpoint.id, message: 'A test event sent by POST /v1/webhook-endpoints/{endpointId}/test.' };
-      const eventId = await emitEvent(db, { companyId, type: TEST_EVENT_TYPE, data }, endpoint.id);
+      const eventId = await writeTestEventNow(unit, { companyId, type: TEST_EVENT_TYPE, data }, endpoint.id);
       return (await findDelivery(db, { eventId, endpointId: endpoint.id }))!;
     },
     deliveries: async (id: string, page: Page) => {
@@ -155,6 +157,19 @@ export function companyWebhooks(db: Queryable, principal: Pick<Principal, 'compa
       await db.webhookDelivery.update({ where: { id: found.id }, data: { status: 'pending', nextAttemptAt: now } });
       await enqueueDelivery(db, found.id, now);
       return { ...found, status: 'pending', nextAttemptAt: now };
+    },
+    /** Every failed delivery of the endpoint in `range`, queued again (failed-redelivery.ts). */
+    redeliverFailed: async (endpointId: string, range: FailedRange) => {
+      // Locked: two bulk redeliveries of one endpoint run one after the other, and a disabling PATCH waits.
+      await db.$queryRaw`SELECT 1 FROM webhook_endpoints WHERE id = ${endpointId}::uuid AND company_id = ${companyId} FOR UPDATE`;
+      const endpoint = await find(endpointId);
+      if (!endpoint.enabled) {
+        throw new Conflict(
+          'webhook_endpoint_disabled',
+          'The endpoint is disabled; enable it (PATCH enabled: true) before redelivering its failed deliveries.',
+        );
+      }
+      return redeliverFailed(db, endpoint.id, range);
     },
   };
 }

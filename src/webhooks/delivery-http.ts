@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { literalAllowed, pinnedLookup, REFUSED_AT_DELIVERY, type UrlPolicy } from './url-safety';
+import { literalAllowed, pinnedLookup, REFUSED_AT_DELIVERY, RefusedAtDelivery, type UrlPolicy } from './url-safety';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -71,6 +71,6 @@ export async function postWebhook(
  */
 function failureOf(error: Error & { code?: string }, timeoutMs: number): string {
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout after ${timeoutMs} ms`;
-  if (error.message === REFUSED_AT_DELIVERY) return REFUSED_AT_DELIVERY;
+  if (error instanceof RefusedAtDelivery) return REFUSED_AT_DELIVERY;
   return error.code ? `no answer: ${error.code}` : 'no answer: the connection failed';
 }

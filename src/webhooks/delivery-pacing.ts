@@ -14,7 +14,7 @@
  */
 import type { Database, Queryable } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
-import { DELIVERY_QUEUE, deliveryJobCtes } from './delivery-queue';
+import { DELIVERY_QUEUE, deliveryJobCtes, NORMAL_PRIORITY } from './delivery-queue';
 
 /** Unanswered attempts in a row after which an endpoint is paced. */
 export const PACE_AFTER = 3;
@@ -61,11 +61,11 @@ export async function pacedTurn(db: Database, endpointId: string, intervalMs: nu
  * running now ends), spread over `spreadMs` so that an endpoint's waiting deliveries do not all come
  * back at once.
  */
-export async function deferDelivery(db: Database, deliveryId: string, at: Date, spreadMs: number): Promise<void> {
+export async function deferDelivery(db: Database, deliveryId: string, at: Date, spreadMs: number, priority = NORMAL_PRIORITY): Promise<void> {
   const runAt = new Date(at.getTime() + Math.floor(Math.random() * spreadMs));
   await db.$executeRaw`
     WITH delivery AS (UPDATE webhook_deliveries SET next_attempt_at = ${runAt}::timestamptz WHERE id = ${deliveryId}::uuid AND status = 'pending'),
-    ${deliveryJobCtes(deliveryId, runAt, 'paced')}
+    ${deliveryJobCtes(deliveryId, runAt, 'paced', priority)}
     SELECT 1`;
 }
 

@@ -45,16 +45,20 @@ export function deliveryQueueOptions(heartbeatSeconds: number): QueueOptions & {
 /** pg-boss's LISTEN/NOTIFY channel of the schema (its `notifyChannelSql`); the payload is the queue's name. */
 const NOTIFY_CHANNEL = Prisma.sql`('pgboss_' || left(encode(sha224(${QUEUE_SCHEMA}::bytea), 'hex'), 24))`;
 
+/** A job's priority (pg-boss fetches higher first, then older): an attempt put off for its endpoint's share yields to the others (endpoint-share.ts). */
+export const NORMAL_PRIORITY = 0;
+export const YIELDING_PRIORITY = -1;
+
 /**
  * The CTE body that inserts one job per row of `source` (columns `delivery_id uuid`, `company_id
  * text`, `run_at timestamptz`). A queue row that is missing makes the statement fail (NOT NULL
  * columns), never drops a job silently.
  */
-export function insertDeliveryJobs(source: Prisma.Sql): Prisma.Sql {
+export function insertDeliveryJobs(source: Prisma.Sql, priority = NORMAL_PRIORITY): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO pgboss.job (name, data, singleton_key, group_id, start_after, policy, retry_limit, retry_delay, retry_backoff,
+    INSERT INTO pgboss.job (name, data, singleton_key, group_id, start_after, priority, policy, retry_limit, retry_delay, retry_backoff,
                             retry_delay_max, expire_seconds, deletion_seconds, heartbeat_seconds, keep_until, dead_letter)
-    SELECT ${DELIVERY_QUEUE}, jsonb_build_object('deliveryId', s.delivery_id), s.delivery_id::text, s.company_id, s.run_at, q.policy,
+    SELECT ${DELIVERY_QUEUE}, jsonb_build_object('deliveryId', s.delivery_id), s.delivery_id::text, s.company_id, s.run_at, ${priority}::int, q.policy,
            q.retry_limit, q.retry_delay, q.retry_backoff, q.retry_delay_max, q.expire_seconds, q.deletion_seconds, q.heartbeat_seconds,
            s.run_at + q.retention_seconds * interval '1 second', q.dead_letter
     FROM (${source}) s LEFT JOIN pgboss.queue q ON q.name = ${DELIVERY_QUEUE}
@@ -66,17 +70,27 @@ export function insertDeliveryJobs(source: Prisma.Sql): Prisma.Sql {
  * A statement's CTEs that queue the next attempt of one delivery at `runAt`: a queued attempt not yet
  * started is moved to `runAt` when that is sooner (so a delivery never has two queued, and a
  * redelivery is not put off by a retry queued during it), otherwise a new job is queued. Names its
- * CTEs after `prefix` so that a statement may hold other CTEs.
+ * CTEs after `prefix` so that a statement may hold other CTEs; `when` (a condition on the statement's
+ * other CTEs) says whether to queue at all.
  */
-export function deliveryJobCtes(deliveryId: string, runAt: Date, prefix = 'queued'): Prisma.Sql {
+export function deliveryJobCtes(
+  deliveryId: string,
+  runAt: Date,
+  prefix = 'queued',
+  priority = NORMAL_PRIORITY,
+  when: Prisma.Sql = Prisma.sql`true`,
+): Prisma.Sql {
   const moved = Prisma.raw(`${prefix}_moved`);
   return Prisma.sql`${moved} AS (
       UPDATE pgboss.job SET start_after = LEAST(start_after, ${runAt}::timestamptz)
-      WHERE name = ${DELIVERY_QUEUE} AND singleton_key = ${deliveryId} AND state IN ('created', 'retry')
+      WHERE name = ${DELIVERY_QUEUE} AND singleton_key = ${deliveryId} AND state IN ('created', 'retry') AND ${when}
       RETURNING id
-    ), ${Prisma.raw(`${prefix}_job`)} AS (${insertDeliveryJobs(Prisma.sql`
+    ), ${Prisma.raw(`${prefix}_job`)} AS (${insertDeliveryJobs(
+      Prisma.sql`
       SELECT d.id AS delivery_id, d.company_id, ${runAt}::timestamptz AS run_at FROM webhook_deliveries d
-      WHERE d.id = ${deliveryId}::uuid AND NOT EXISTS (SELECT 1 FROM ${moved})`)})`;
+      WHERE d.id = ${deliveryId}::uuid AND NOT EXISTS (SELECT 1 FROM ${moved}) AND ${when}`,
+      priority,
+    )})`;
 }
 
 /** The statement that removes the queued (not running) attempts of the deliveries `deliveryIds` selects (column `id`). */

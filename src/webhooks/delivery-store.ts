@@ -1,17 +1,20 @@
 /**
- * The two statements of a delivery attempt (Prisma's tagged raw SQL: every event's delivery runs
+ * The statements of a delivery attempt (Prisma's tagged raw SQL: every event's delivery runs
  * them, and the model API would take six round trips and an interactive transaction where these
- * take two, see bench/results.md): read the delivery with its endpoint and event, then record the
- * attempt and all it implies in ONE statement, so it is atomic without a transaction: the attempt,
- * the delivery's new status, the endpoint starting or stopping failing (or disabled), and the
- * retry's job.
+ * take three, see bench/results.md): read the delivery with its endpoint and event; record the
+ * attempt as started, committed BEFORE its request (attempt-outcome.ts: every request a receiver may
+ * have seen has its row); then complete it with its outcome and all it implies in ONE statement, so
+ * it is atomic without a transaction: the attempt, the delivery's new status, the endpoint starting
+ * or stopping failing (or disabled), and the retry's job.
  */
 import type { Database } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
 import type { EventRow } from '../events/event-envelope';
 import { pacingAssignments } from './delivery-pacing';
-import { deliveryJobCtes } from './delivery-queue';
+import { deliveryJobCtes, NORMAL_PRIORITY } from './delivery-queue';
+import { attemptsAheadColumn } from './endpoint-share';
 import { ownerMayRead } from '../events/outbox';
+import { ATTEMPT_OUTCOME_BOUND_SECONDS, IN_PROGRESS_ERROR, INTERRUPTED_ERROR } from './attempt-outcome';
 
 export interface DeliveryToAttempt {
   id: string;
@@ -25,6 +28,8 @@ export interface DeliveryToAttempt {
   failingSince: Date | null;
   unansweredInRow: number;
   attemptsMade: number;
+  /** The endpoint's attempts active now that started before this one (endpoint-share.ts). */
+  attemptsAhead: number;
   /** The endpoint's credential is not revoked and may still read the event's resource (event-scopes.ts). */
   ownerMayRead: boolean;
   event: EventRow;
@@ -37,7 +42,7 @@ export async function readDelivery(db: Database, deliveryId: string): Promise<De
     SELECT d.id, d.status, d.endpoint_id AS "endpointId", e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret",
            e.previous_secret_expires_at AS "previousSecretExpiresAt", e.failing_since AS "failingSince", e.unanswered_in_row AS "unansweredInRow",
            (SELECT count(*)::int FROM webhook_attempts a WHERE a.delivery_id = d.id) AS "attemptsMade",
-           ${ownerMayRead('c', 'v.type')} AS "ownerMayRead",
+           ${ownerMayRead('c', 'v.type')} AS "ownerMayRead", ${attemptsAheadColumn()} AS "attemptsAhead",
            v.id AS "eventId", v.tx_id AS "txId", v.position, v.company_id AS "companyId", v.type, v.occurred_at AS "occurredAt", v.data
     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN events v ON v.id = d.event_id
     JOIN credentials c ON c.id = e.credential_id
@@ -63,23 +68,56 @@ export interface AttemptRecord {
   pacing: 'add' | 'reset' | null;
 }
 
-export async function recordAttempt(db: Database, attempt: AttemptRecord): Promise<void> {
+/**
+ * Records the attempt about to be made as started, and marks the delivery's earlier attempts that
+ * were never completed interrupted (their process stopped; this attempt holds the delivery's job now,
+ * so none of them can still be completed). Returns the attempt's id.
+ */
+export async function startAttempt(db: Database, deliveryId: string): Promise<bigint> {
+  const [row] = await db.$queryRaw<{ id: bigint }[]>`
+    WITH interrupted AS (
+      UPDATE webhook_attempts SET state = 'interrupted', error = ${INTERRUPTED_ERROR}
+      WHERE delivery_id = ${deliveryId}::uuid AND state = 'started'
+    )
+    INSERT INTO webhook_attempts (delivery_id, response_status, latency_ms, error, state)
+    VALUES (${deliveryId}::uuid, NULL, 0, ${IN_PROGRESS_ERROR}, 'started')
+    RETURNING id`;
+  return row!.id;
+}
+
+/**
+ * Records an attempt's outcome and its consequences: completes the started attempt `attemptId`, or
+ * inserts a completed one (an attempt not sent). Only a started row that no later attempt marked
+ * interrupted, and that is still within ATTEMPT_OUTCOME_BOUND_SECONDS, is completed, and nothing
+ * else is written when it is not: a process that lost its claim never overwrites what the next
+ * attempt wrote. Returns whether the outcome was recorded.
+ */
+export async function recordAttempt(db: Database, attempt: AttemptRecord, attemptId?: bigint): Promise<boolean> {
   const change = attempt.endpointChange;
-  await db.$queryRaw`
+  const recorded = Prisma.sql`EXISTS (SELECT 1 FROM attempt)`;
+  const write =
+    attemptId === undefined
+      ? Prisma.sql`INSERT INTO webhook_attempts (delivery_id, response_status, latency_ms, error)
+          VALUES (${attempt.deliveryId}::uuid, ${attempt.responseStatus}::int, ${attempt.latencyMs}::int, ${attempt.error})`
+      : Prisma.sql`UPDATE webhook_attempts
+          SET state = 'completed', response_status = ${attempt.responseStatus}::int, latency_ms = ${attempt.latencyMs}::int, error = ${attempt.error}
+          WHERE id = ${attemptId}::bigint AND state = 'started' AND attempted_at > now() - ${ATTEMPT_OUTCOME_BOUND_SECONDS}::int * interval '1 second'`;
+  const [row] = await db.$queryRaw<{ recorded: boolean }[]>`
     WITH attempt AS (
-      INSERT INTO webhook_attempts (delivery_id, response_status, latency_ms, error)
-      VALUES (${attempt.deliveryId}::uuid, ${attempt.responseStatus}::int, ${attempt.latencyMs}::int, ${attempt.error})
+      ${write}
+      RETURNING id
     ), delivery AS (
       UPDATE webhook_deliveries SET status = ${attempt.status}, next_attempt_at = ${attempt.nextAttemptAt}::timestamptz
-      WHERE id = ${attempt.deliveryId}::uuid
+      WHERE id = ${attempt.deliveryId}::uuid AND ${recorded}
     ), endpoint AS (
       UPDATE webhook_endpoints
       SET failing_since = CASE WHEN ${change !== null}::boolean THEN ${change?.failingSince ?? null}::timestamptz ELSE failing_since END,
           enabled = enabled AND ${change?.disabledReason ?? null}::text IS NULL,
           disabled_reason = COALESCE(${change?.disabledReason ?? null}::text, disabled_reason)${pacingAssignments(attempt.pacing)}
-      WHERE id = ${attempt.endpointId}::uuid AND ${change !== null || attempt.pacing !== null}::boolean
-    )${attempt.nextAttemptAt ? Prisma.sql`, ${deliveryJobCtes(attempt.deliveryId, attempt.nextAttemptAt, 'retry')}` : Prisma.empty}
-    SELECT 1`;
+      WHERE id = ${attempt.endpointId}::uuid AND ${change !== null || attempt.pacing !== null}::boolean AND ${recorded}
+    )${attempt.nextAttemptAt ? Prisma.sql`, ${deliveryJobCtes(attempt.deliveryId, attempt.nextAttemptAt, 'retry', NORMAL_PRIORITY, recorded)}` : Prisma.empty}
+    SELECT ${recorded} AS recorded`;
+  return row?.recorded ?? false;
 }
 
 /** A delivery whose endpoint was disabled before its attempt came: it ends as failed. */

@@ -1,7 +1,7 @@
 /**
  * The job of one delivery attempt (delivery-worker.ts): read the delivery, its endpoint and event,
- * sign with every live secret (Standard Webhooks), POST, then record the attempt and its
- * consequences atomically (delivery-store.ts): success; a retry queued per the schedule (with the
+ * sign with every live secret (Standard Webhooks), record the attempt as started, POST, then complete
+ * it with its outcome and consequences atomically (delivery-store.ts): success; a retry queued per the schedule (with the
  * same job key, so a delivery never has two queued attempts); the delivery failed; the endpoint
  * disabled on 410 Gone or after failing for WEBHOOK_DISABLE_AFTER_DAYS. HTTP failures never make
  * the job itself fail: pg-boss's own retries are only for errors of this code or the database, and
@@ -12,13 +12,15 @@ import type { Database } from '../database/prisma-client';
 import { toEnvelope } from '../events/event-envelope';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import { postWebhook, type AttemptOutcome } from './delivery-http';
-import { failDelivery, readDelivery, recordAttempt, type AttemptRecord, type DeliveryToAttempt } from './delivery-store';
+import { failDelivery, readDelivery, recordAttempt, startAttempt, type AttemptRecord, type DeliveryToAttempt } from './delivery-store';
 import { nextDelayMs, retryAfterMs } from './retry-schedule';
 import type { SecretBox } from './secret-box';
 import type { UrlPolicy } from './url-safety';
 import { recordDeliveryMetrics } from './delivery-metrics';
 import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
+import { BUSY_DEFER_MS, BUSY_SPREAD_MS } from './endpoint-share';
+import { YIELDING_PRIORITY } from './delivery-queue';
 
 export interface DeliverySettings {
   box: SecretBox;
@@ -26,12 +28,15 @@ export interface DeliverySettings {
   timeoutMs: number;
   scheduleMs: readonly number[];
   disableAfterDays: number;
+  /** At most this many attempts of one endpoint at once, across all processes (endpoint-share.ts). */
+  endpointConcurrency: number;
 }
 
 /**
  * `claim` is aborted by pg-boss when this process's hold on the job lapsed (its heartbeat stopped
  * reaching the database, and another process may now make the attempt): the request is cut short
- * and nothing is recorded, so two attempts of a delivery never overlap.
+ * and its outcome is not recorded (its started row is interrupted), so two attempts of a delivery
+ * never overlap, and a late process never overwrites what the next attempt recorded.
  */
 export async function attemptDelivery(db: Database, deliveryId: string, settings: DeliverySettings, claim?: AbortSignal): Promise<void> {
   const delivery = await readDelivery(db, deliveryId);
@@ -39,9 +44,13 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   const { event } = delivery;
   if (!delivery.enabled && event.type !== TEST_EVENT_TYPE) return failDelivery(db, deliveryId);
   // Scopes hold at delivery too: the endpoint's credential was revoked or lost a scope since the event was queued.
-  if (!delivery.ownerMayRead && event.type !== TEST_EVENT_TYPE) return recordAttempt(db, notPermitted(delivery));
+  if (!delivery.ownerMayRead && event.type !== TEST_EVENT_TYPE) return void (await recordAttempt(db, notPermitted(delivery)));
   // The documented cap holds whatever queued this attempt (a redelivery racing a retry).
   if (delivery.attemptsMade >= MAX_ATTEMPTS_PER_DELIVERY) return failDelivery(db, deliveryId);
+  // The endpoint's share of its agency's slots: over it, the attempt waits (before claiming a paced turn it could not use).
+  if (delivery.attemptsAhead >= settings.endpointConcurrency) {
+    return deferDelivery(db, deliveryId, new Date(Date.now() + BUSY_DEFER_MS), BUSY_SPREAD_MS, YIELDING_PRIORITY);
+  }
   if (delivery.unansweredInRow >= PACE_AFTER) {
     // A paced endpoint: one attempt per interval across all processes; the others wait for a later turn.
     const interval = paceMs(delivery.unansweredInRow, settings.timeoutMs);
@@ -54,10 +63,13 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now) secrets.push(delivery.previousSecret);
   const signature = secrets.map((sealed) => new Webhook(settings.box.open(sealed)).sign(event.id, now, body)).join(' ');
   const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+  const attemptId = await startAttempt(db, deliveryId);
   const outcome = await postWebhook(delivery.url, headers, body, { timeoutMs: settings.timeoutMs, policy: settings.policy, signal: claim });
   claim?.throwIfAborted();
   recordDeliveryMetrics(outcome, event.occurredAt);
-  await recordAttempt(db, consequences(delivery, outcome, settings));
+  // Not recorded: the next attempt (another process) took the delivery over; the job is left to pg-boss.
+  if (!(await recordAttempt(db, consequences(delivery, outcome, settings), attemptId)))
+    throw new Error('the attempt was interrupted before its outcome was recorded');
   // A paced endpoint answered: what waited for its turns goes now.
   if (delivery.unansweredInRow >= PACE_AFTER && outcome.status !== undefined) await endPacing(db, delivery.endpointId);
 }

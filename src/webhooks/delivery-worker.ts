@@ -14,8 +14,10 @@
  * before another process may take it: two attempts of one delivery never overlap.
  *
  * Fair delivery (issue 23 item 3): of a process's WEBHOOK_DELIVERY_CONCURRENCY slots, one agency's
- * deliveries take at most WEBHOOK_AGENCY_CONCURRENCY at once, and an endpoint that stops answering is
- * paced (delivery-pacing.ts): one agency's slow or dead receivers hold only that agency's share.
+ * deliveries take at most WEBHOOK_AGENCY_CONCURRENCY at once, of those one endpoint's at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY (endpoint-share.ts), and an endpoint that stops answering is paced
+ * (delivery-pacing.ts): one agency's slow or dead receivers hold only that agency's share, and one
+ * slow endpoint only its own share of it.
  */
 import { PgBoss, type Job } from 'pg-boss';
 import type { Config } from '../config';
@@ -44,6 +46,7 @@ export function deliverySettings(config: Config): DeliverySettings {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     scheduleMs: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE_MS),
     disableAfterDays: config.WEBHOOK_DISABLE_AFTER_DAYS,
+    endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
   };
 }
 

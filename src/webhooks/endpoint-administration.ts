@@ -6,7 +6,7 @@ import { recordAudit, type AuditActor } from '../auth/audit-log';
 import type { Queryable } from '../database/prisma-client';
 import { NotFound } from '../errors';
 import type { WebhookEndpoint } from '../generated/prisma/client';
-import { deliveryPage, endpointPage, type Page } from './webhook-pages';
+import { attemptPage, deliveryPage, endpointPage, type Page } from './webhook-pages';
 
 /** An agency's endpoints, as its partners list them. */
 export const agencyEndpoints = endpointPage;
@@ -14,6 +14,13 @@ export const agencyEndpoints = endpointPage;
 export async function endpointDeliveries(db: Queryable, endpointId: string, page: Page) {
   if (!(await db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { id: true } }))) throw new NotFound('Webhook endpoint not found.');
   return deliveryPage(db, { endpointId }, page);
+}
+
+/** A delivery's attempts, oldest first; 404 unless the delivery is the endpoint's. */
+export async function deliveryAttempts(db: Queryable, endpointId: string, deliveryId: string, page: Page) {
+  const found = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
+  if (!found) throw new NotFound('Webhook delivery not found.');
+  return attemptPage(db, found.id, page);
 }
 
 /** Disables the endpoint (`operator`); its pending deliveries end as failed when their attempt comes. */

@@ -165,13 +165,22 @@ type LookupCallback = (error: Error | null, address: string | LookupAddress[], f
 /** The message of every attempt refused at delivery: never the address a name resolved to. */
 export const REFUSED_AT_DELIVERY = 'refused: this URL may not receive webhooks here';
 
+/** The lookup's refusal of a name that resolves to an address the policy forbids: recognised by its class (delivery-http.ts). */
+export class RefusedAtDelivery extends Error {
+  readonly code = 'EADDRREFUSED';
+  constructor() {
+    super(REFUSED_AT_DELIVERY);
+    this.name = 'RefusedAtDelivery';
+  }
+}
+
 /** A `lookup` for node:http that resolves, checks every address, and connects only to a checked one. */
 export function pinnedLookup(url: URL, policy: UrlPolicy) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     resolve(hostname).then(
       (addresses) => {
         if (addresses.length === 0 || !addresses.every(({ address }) => targetAllowed(url, address, policy))) {
-          return callback(Object.assign(new Error(REFUSED_AT_DELIVERY), { code: 'EADDRREFUSED' }), '');
+          return callback(new RefusedAtDelivery(), '');
         }
         const first = addresses[0]!;
         if (options.all) callback(null, [first]);

@@ -2,6 +2,7 @@
 import type { components } from '../generated/partner-api';
 import type { WebhookEndpoint } from '../generated/prisma/client';
 import type { AttemptView, DeliveryRow } from './webhook-pages';
+import { attemptError } from './attempt-outcome';
 
 type Schemas = components['schemas'];
 
@@ -34,18 +35,19 @@ export function toWebhookDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] 
     eventId: row.eventId,
     eventType: row.event.type,
     status: row.status as Schemas['WebhookDelivery']['status'],
-    attempts: row.attempts.map(toWebhookAttempt),
+    attempts: row.attempts.map((attempt) => toWebhookAttempt(attempt)),
     attemptCount: row.attemptCount,
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-export function toWebhookAttempt(attempt: AttemptView): Schemas['WebhookAttempt'] {
+/** An attempt not completed (in progress, or interrupted) reads with `responseStatus` null, `latencyMs` 0 and its state's `error`. */
+export function toWebhookAttempt(attempt: AttemptView, now = new Date()): Schemas['WebhookAttempt'] {
   return {
     attemptedAt: attempt.attemptedAt.toISOString(),
     responseStatus: attempt.responseStatus,
     latencyMs: attempt.latencyMs,
-    error: attempt.error,
+    error: attemptError(attempt, now),
   };
 }

@@ -15,7 +15,7 @@ export const EMBEDDED_ATTEMPTS = 20;
 /** Attempts a delivery may have, scheduled retries and redeliveries together (`409 redelivery_limit_reached` beyond). */
 export const MAX_ATTEMPTS_PER_DELIVERY = 50;
 
-export type AttemptView = Pick<WebhookAttempt, 'attemptedAt' | 'responseStatus' | 'latencyMs' | 'error'>;
+export type AttemptView = Pick<WebhookAttempt, 'attemptedAt' | 'responseStatus' | 'latencyMs' | 'error' | 'state'>;
 export type DeliveryRow = WebhookDelivery & { event: { type: string }; attempts: AttemptView[]; attemptCount: number };
 
 const WITH_EVENT_TYPE = { event: { select: { type: true } } };
@@ -68,11 +68,11 @@ async function withLatestAttempts(db: Queryable, deliveries: Array<WebhookDelive
   const ids = deliveries.map((delivery) => delivery.id);
   const rows = await db.$queryRaw<LatestAttempt[]>`
     SELECT d.id::text AS "deliveryId", c.n AS "attemptCount", a.id, a.attempted_at AS "attemptedAt",
-           a.response_status AS "responseStatus", a.latency_ms AS "latencyMs", a.error
+           a.response_status AS "responseStatus", a.latency_ms AS "latencyMs", a.error, a.state
     FROM unnest(${ids}::uuid[]) AS d(id)
     CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = d.id) c
     LEFT JOIN LATERAL (
-      SELECT id, attempted_at, response_status, latency_ms, error FROM webhook_attempts
+      SELECT id, attempted_at, response_status, latency_ms, error, state FROM webhook_attempts
       WHERE delivery_id = d.id ORDER BY id DESC LIMIT ${EMBEDDED_ATTEMPTS}
     ) a ON true
     ORDER BY d.id, a.id`;
@@ -80,7 +80,8 @@ async function withLatestAttempts(db: Queryable, deliveries: Array<WebhookDelive
   for (const row of rows) {
     const entry = byDelivery.get(row.deliveryId) ?? { attemptCount: row.attemptCount, attempts: [] };
     if (row.id !== null) {
-      entry.attempts.push({ attemptedAt: row.attemptedAt, responseStatus: row.responseStatus, latencyMs: row.latencyMs, error: row.error });
+      const { attemptedAt, responseStatus, latencyMs, error, state } = row;
+      entry.attempts.push({ attemptedAt, responseStatus, latencyMs, error, state });
     }
     byDelivery.set(row.deliveryId, entry);
   }

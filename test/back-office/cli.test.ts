@@ -4,7 +4,7 @@
  */
 import { credentialCommands } from '../../src/back-office/cli/credential-commands';
 import { guaranteeCommands, ledgerCommands } from '../../src/back-office/cli/guarantee-commands';
-import { runCli } from '../../src/back-office/cli/run-cli';
+import { runAdminTool } from '../support/admin-tool';
 import { expectErrorBody } from '../support/error-body';
 import { asPartner, issueToken, withAuthorization } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -32,26 +32,8 @@ async function admin(...args: string[]): Promise<{ code: number; json: any }> {
 
 /** The same with other environment variables for the run (unset: undefined). */
 async function adminWith(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; json: any }> {
-  const printed: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void printed.push(String(line)));
-  const error = jest.spyOn(console, 'error').mockImplementation((line: unknown) => void printed.push(String(line)));
-  const previous = Object.fromEntries(['DATABASE_URL', ...Object.keys(env)].map((name) => [name, process.env[name]]));
-  for (const [name, value] of Object.entries({ DATABASE_URL: world.databaseUrl, ...env })) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  try {
-    const code = await runCli([...args, '--json'], COMMANDS);
-    const text = printed.join('\n');
-    return { code, json: text.trim().startsWith('{') ? JSON.parse(text) : text };
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    log.mockRestore();
-    error.mockRestore();
-  }
+  const { code, printed } = await runAdminTool(world.databaseUrl, COMMANDS, [...args, '--json'], env);
+  return { code, json: printed.trim().startsWith('{') ? JSON.parse(printed) : printed };
 }
 
 describe('When staff use the admin tool', () => {

@@ -7,7 +7,7 @@
  *
  * Data half: more rows than any maximum are stored in the database directly (500 attempts on one
  * delivery, 300 revoked secrets on one credential, 250 history entries, events, statement entries,
- * deliveries and audit entries), then every operation whose answer lists stored data is called
+ * deliveries, audit entries and request log lines), then every operation whose answer lists stored data is called
  * asking for as much as it accepts (`pageSize=100000`): each array of the answer, found by the
  * walker's paths, holds at most its `maxItems`, and the whole answer stays under 1 MB. The table
  * of calls must name exactly the operations whose answers hold arrays: a new listing operation
@@ -82,6 +82,10 @@ beforeAll(async () => {
   await db.$executeRaw`INSERT INTO audit_log (actor, action, company_id, credential_id, details)
     SELECT actor, action, company_id, credential_id, details FROM audit_log, generate_series(1, ${many}::int)
     WHERE id = (SELECT max(id) FROM audit_log)`;
+  await db.$executeRaw`INSERT INTO request_log (company_id, at, method, path, operation_id, status, error_code, error_details, correlation_id, duration_ms, credential_id, credential_name, source_address)
+    SELECT ${agency.companyId}, now() - make_interval(secs => n), 'POST', '/v1/rental-insurances', 'createRentalInsurance', 400, 'validation_failed',
+      array_fill('tenant.name: must contain a character other than whitespace'::text, ARRAY[50]), 'c-' || n, 2.5, ${agency.credentialId}::uuid, 'ERP', '127.0.0.1'
+    FROM generate_series(1, ${many}::int) AS n`;
   stored = { guaranteeId: guarantee.id, endpointId: endpoint.id, deliveryId, credentialId: agency.credentialId, staff, director };
 });
 
@@ -121,6 +125,7 @@ const CALLS: Record<string, Call> = {
   listWebhookDeliveries: (s) => asAgency(`/v1/webhook-endpoints/${s.endpointId}/deliveries?${BIG}`)(s),
   listWebhookDeliveryAttempts: (s) => asAgency(`/v1/webhook-endpoints/${s.endpointId}/deliveries/${s.deliveryId}/attempts?${BIG}`)(s),
   listEvents: asAgency('/v1/events?limit=200'),
+  listRequestLog: asAgency('/v1/request-log?limit=200'),
   getRentalInsuranceForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}`),
   listRentalInsuranceHistoryForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/history?${BIG}`),
   listRentalInsuranceSignaturesForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/signatures?${BIG}`),
@@ -129,7 +134,9 @@ const CALLS: Record<string, Call> = {
   getCredential: asStaff((s) => `/v1/credentials/${s.credentialId}`),
   listAgencyWebhookEndpoints: asStaff(() => `/v1/webhook-endpoints?companyId=${world.agency.companyId}&${BIG}`),
   listAgencyWebhookDeliveries: asStaff((s) => `/v1/webhook-endpoints/${s.endpointId}/deliveries?${BIG}`),
+  listAgencyWebhookDeliveryAttempts: asStaff((s) => `/v1/webhook-endpoints/${s.endpointId}/deliveries/${s.deliveryId}/attempts?${BIG}`),
   listAuditLog: asStaff(() => `/v1/audit-log?${BIG}`),
+  listAgencyRequestLog: asStaff(() => `/v1/request-log?companyId=${world.agency.companyId}&limit=200`),
 };
 
 /** The arrays of the GET operations' answers, per operationId. */

@@ -14,7 +14,7 @@ import type { DeclaredOperation } from '../../src/http/operation-registry';
 import { createLogger } from '../../src/logger';
 import { backOfficeApi } from '../../src/back-office/api/back-office-api';
 import { partnerApi } from '../../src/partner/partner-api';
-import { defineOperation, definePublicOperation, type PartnerWork } from '../../src/partner/unit-of-work';
+import { defineOperation, definePublicOperation, type PartnerWork } from '../../src/partner/partner-work';
 
 const config = loadConfig({ LOG_LEVEL: 'silent' });
 // Building the app opens no connection: a client on an address nothing listens on is enough.

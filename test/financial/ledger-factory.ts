@@ -1,5 +1,6 @@
 /** Seeds statement entries through the real posting service, inside one transaction. */
 import type { Database } from '../../src/database/prisma-client';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import type { StatementType } from '../../src/generated/prisma/client';
 import { postStatementEntry, type NewStatementEntry, type StatementEntryRow } from '../../src/financial/ledger-service';
 import { addDays } from '../../src/financial/date-range';
@@ -10,10 +11,12 @@ export type EntrySeed = Omit<NewStatementEntry, 'companyId' | 'description'> & {
 export function postEntries(db: Database, companyId: string, entries: EntrySeed[]): Promise<StatementEntryRow[]> {
   return db.$transaction(
     async (tx) => {
+      const unit = UnitOfWork.of(tx);
       const rows: StatementEntryRow[] = [];
       for (const entry of entries) {
-        rows.push(await postStatementEntry(tx, { description: null, ...entry, companyId }));
+        rows.push(await postStatementEntry(unit, { description: null, ...entry, companyId }));
       }
+      await unit.flush();
       return rows;
     },
     { timeout: 60_000 },

@@ -2,6 +2,7 @@
 import { asPartner } from '../support/partner-api';
 import { useTestApp, type Agency } from '../support/test-app';
 import { postStatementEntry } from '../../src/financial/ledger-service';
+import { inUnitOfWork } from '../../src/database/unit-of-work';
 import { CREDIT_TYPES, DEBIT_TYPES } from '../../src/financial/ledger-rules';
 import { ValidationFailed } from '../../src/errors';
 import type { StatementType } from '../../src/generated/prisma/client';
@@ -108,9 +109,16 @@ describe('When the caller rolls its transaction back', () => {
     const agency = await world.newAgency();
     await postEntries(world.db, agency.companyId, [entry('2025-06-10', 'charge_paid', 100n)]);
     await expect(
-      world.db.$transaction(async (tx) => {
-        await postStatementEntry(tx, { companyId: agency.companyId, date: '2025-06-10', description: null, type: 'charge_paid', amountCents: 700n });
-        await postStatementEntry(tx, { companyId: agency.companyId, date: '2025-06-11', description: null, type: 'fee', amountCents: 300n });
+      inUnitOfWork(world.db, async (unit) => {
+        await postStatementEntry(unit, {
+          companyId: agency.companyId,
+          date: '2025-06-10',
+          description: null,
+          type: 'charge_paid',
+          amountCents: 700n,
+        });
+        await postStatementEntry(unit, { companyId: agency.companyId, date: '2025-06-11', description: null, type: 'fee', amountCents: 300n });
+        await unit.flush(); // the events too are written, then rolled back
         throw new Error('caller failed after posting');
       }),
     ).rejects.toThrow('caller failed after posting');
@@ -138,8 +146,8 @@ describe('When an entry is invalid', () => {
     companyId = (await world.newAgency()).companyId;
   });
   const post = (overrides: Record<string, unknown>) =>
-    world.db.$transaction((tx) =>
-      postStatementEntry(tx, { companyId, date: '2025-08-01', description: null, type: 'fee', amountCents: 100n, ...overrides } as never),
+    inUnitOfWork(world.db, (unit) =>
+      postStatementEntry(unit, { companyId, date: '2025-08-01', description: null, type: 'fee', amountCents: 100n, ...overrides } as never),
     );
 
   test.each([

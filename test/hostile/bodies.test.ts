@@ -49,6 +49,8 @@ function richBody(entry: OperationEntry): Record<string, unknown> {
       return { cpfCnpj: nextCpf(), name: 'Ana', email: 'ana@example.com', birthDate: '1990-01-31', phoneNumber: '(21) 99876-5432' };
     case 'patchCoTenant':
       return { name: 'Ana', email: 'ana@example.com', birthDate: '1990-01-31', phoneNumber: '(21) 99876-5432' };
+    case 'advanceRentalInsuranceClock':
+      return { by: 'P1DT2H' };
     default:
       throw new Error(`no rich body for ${entry.operationId}`);
   }
@@ -187,7 +189,9 @@ function withStringAt(body: Record<string, unknown>, pick: number, text: (origin
   return { body: copy, field: path.join('.') };
 }
 
-describe.each(withBody.map((entry) => [entry.operationId, entry] as const))('%s: text PostgreSQL cannot store', (_id, entry) => {
+// Bodies without free text (a time travel's duration) have no such field to try.
+const withFreeText = withBody.filter((entry) => withStringAt(richBody(entry), 0, (original) => original) !== null);
+describe.each(withFreeText.map((entry) => [entry.operationId, entry] as const))('%s: text PostgreSQL cannot store', (_id, entry) => {
   test('U+0000 (NUL) inside a free-text field is 400 validation_failed, never a 500', async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.nat({ max: 5 }), async (pick, at) => {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { postStatementEntry } from '../../src/financial/ledger-service';
+import { inUnitOfWork } from '../../src/database/unit-of-work';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 import { guaranteeBody } from '../support/factories';
@@ -76,22 +77,22 @@ describe("Financial endpoints never show another agency's entries", () => {
   const today = todayInSaoPaulo();
   const range = `startDate=${addDays(today, -10)}&endDate=${today}`;
   beforeAll(async () => {
-    await world.db.$transaction(async (tx) => {
-      await postStatementEntry(tx, {
+    await inUnitOfWork(world.db, async (unit) => {
+      await postStatementEntry(unit, {
         companyId: agencyA().companyId,
         date: addDays(today, -2),
         description: 'Charge of A',
         type: 'charge_paid',
         amountCents: 777700n,
       });
-      await postStatementEntry(tx, {
+      await postStatementEntry(unit, {
         companyId: agencyA().companyId,
         date: addDays(today, -1),
         description: 'Fee of A',
         type: 'fee',
         amountCents: 1100n,
       });
-      await postStatementEntry(tx, {
+      await postStatementEntry(unit, {
         companyId: agencyB().companyId,
         date: addDays(today, -1),
         description: 'Charge of B',

@@ -29,6 +29,7 @@ const ISOLATION: Record<string, 'foreign id' | 'list filters' | 'idempotency key
   createRentalInsuranceComment: 'foreign id',
   listRentalInsuranceSignatures: 'foreign id',
   acceptRentalInsurance: 'foreign id',
+  advanceRentalInsuranceClock: 'foreign id',
   refuseRentalInsurance: 'foreign id',
   listCoTenants: 'foreign id',
   addCoTenant: 'foreign id',

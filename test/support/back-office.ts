@@ -3,6 +3,7 @@
  * domain functions and status machine as the service, for tests of partner behaviour.
  */
 import * as review from '../../src/back-office/review-actions';
+import { inUnitOfWork, type UnitOfWork } from '../../src/database/unit-of-work';
 import type { TestApp } from './test-app';
 
 export const REVIEWER = { name: 'Ana Revisora', serviceAccount: false };
@@ -15,21 +16,20 @@ export const standardTerms: review.ApprovalTerms = {
 };
 
 export function backOffice(t: TestApp) {
-  type Tx = Parameters<Parameters<TestApp['db']['$transaction']>[0]>[0];
-  // Each action on the guarantee locked first, as the back office does.
-  const run = <T>(id: number, action: (tx: Tx, guarantee: review.ReviewTarget) => Promise<T>) =>
-    t.db.$transaction(async (tx) => action(tx, await review.lockForReview(tx, BigInt(id))));
+  // Each action on the guarantee locked first, as the back office does, in a unit of work flushed before COMMIT.
+  const run = <T>(id: number, action: (unit: UnitOfWork, guarantee: review.ReviewTarget) => Promise<T>) =>
+    inUnitOfWork(t.db, async (unit) => action(unit, await review.lockForReview(unit.db, BigInt(id))));
   return {
-    approve: (id: number, terms = standardTerms) => run(id, (tx, guarantee) => review.approve(tx, guarantee, REVIEWER, terms)),
-    decline: (id: number) => run(id, (tx, guarantee) => review.decline(tx, guarantee, REVIEWER)),
+    approve: (id: number, terms = standardTerms) => run(id, (unit, guarantee) => review.approve(unit, guarantee, REVIEWER, terms)),
+    decline: (id: number) => run(id, (unit, guarantee) => review.decline(unit, guarantee, REVIEWER)),
     requestInformation: (id: number, comment = 'Send the income statement of the tenant.') =>
-      run(id, (tx, guarantee) => review.requestInformation(tx, guarantee, REVIEWER, comment)),
-    envelopeReady: (id: number) => run(id, (tx, guarantee) => review.markEnvelopeReady(tx, guarantee)),
+      run(id, (unit, guarantee) => review.requestInformation(unit, guarantee, REVIEWER, comment)),
+    envelopeReady: (id: number) => run(id, (unit, guarantee) => review.markEnvelopeReady(unit, guarantee)),
     // cpfCnpj as the partner API reads it (the contract makes it nullable).
     sign: (id: number, role: 'document' | 'tenant' | 'co_tenant', cpfCnpj?: string | null, outcome: 'signed' | 'refused' = 'signed') =>
-      run(id, (tx, guarantee) => review.recordSignature(tx, guarantee, { role, cpfCnpj: cpfCnpj ?? undefined }, outcome)),
-    expire: (id: number) => run(id, (tx, guarantee) => review.expireProposal(tx, guarantee)),
-    terminate: (id: number) => run(id, (tx, guarantee) => review.terminate(tx, guarantee)),
-    archive: (id: number) => run(id, (tx, guarantee) => review.archive(tx, guarantee)),
+      run(id, (unit, guarantee) => review.recordSignature(unit, guarantee, { role, cpfCnpj: cpfCnpj ?? undefined }, outcome)),
+    expire: (id: number) => run(id, (unit, guarantee) => review.expireProposal(unit, guarantee)),
+    terminate: (id: number) => run(id, (unit, guarantee) => review.terminate(unit, guarantee)),
+    archive: (id: number) => run(id, (unit, guarantee) => review.archive(unit, guarantee)),
   };
 }

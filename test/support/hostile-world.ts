@@ -7,6 +7,7 @@
  */
 import type { Database } from '../../src/database/prisma-client';
 import { postStatementEntry } from '../../src/financial/ledger-service';
+import { inUnitOfWork } from '../../src/database/unit-of-work';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 import { backOffice } from './back-office';
@@ -70,9 +71,9 @@ export function useHostileWorld(): HostileWorld {
 
 async function seedStatement(db: Database, companyId: string): Promise<void> {
   const today = todayInSaoPaulo();
-  await db.$transaction(async (tx) => {
-    await postStatementEntry(tx, { companyId, date: addDays(today, -3), description: 'Charge paid', type: 'charge_paid', amountCents: 350000n });
-    await postStatementEntry(tx, { companyId, date: addDays(today, -2), description: 'Fee', type: 'fee', amountCents: 1500n });
+  await inUnitOfWork(db, async (unit) => {
+    await postStatementEntry(unit, { companyId, date: addDays(today, -3), description: 'Charge paid', type: 'charge_paid', amountCents: 350000n });
+    await postStatementEntry(unit, { companyId, date: addDays(today, -2), description: 'Fee', type: 'fee', amountCents: 1500n });
   });
 }
 

@@ -15,6 +15,7 @@ import { Lifecycle } from '../../src/health/lifecycle';
 import { readinessCheck } from '../../src/health/readiness';
 import { createLogger } from '../../src/logger';
 import { startDeliveryWorker } from '../../src/webhooks/delivery-worker';
+import { RequestLogWriter } from '../../src/request-log/request-log-writer';
 import { tallyAnswer, writeTally } from './operation-tally';
 
 export interface InProcessApp {
@@ -23,6 +24,8 @@ export interface InProcessApp {
   config: Config;
   /** The app's cache of token principals (tests wait on its evictions after revoking in the database). */
   principals: PrincipalCache;
+  /** Writes the request log lines buffered so far (absent when REQUEST_LOG=off). */
+  flushRequestLog(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
   const lifecycle = new Lifecycle();
   const deliveries = await startDeliveryWorker(db, config, databaseUrl, logger);
   if (options.draining) lifecycle.startDraining();
+  const requestLog = config.REQUEST_LOG === 'on' ? new RequestLogWriter(db, logger, { flushMs: config.REQUEST_LOG_FLUSH_MS }) : undefined;
   const app = await buildApp({
     db,
     config,
@@ -60,15 +64,18 @@ export async function startAppOn(databaseUrl: string, overrides: Record<string, 
     ready: readinessCheck(db, lifecycle),
     checkResponses: true,
     onAnswered: tallyAnswer,
+    requestLog,
   });
   return {
     app,
     db,
     config,
     principals: tokenCache.principals,
+    flushRequestLog: async () => requestLog?.flush(),
     async close() {
       writeTally();
       await deliveries.stop();
+      await requestLog?.flush();
       await tokenCache.stop();
       await db.$disconnect();
       await closeQuotaStores();

@@ -111,6 +111,9 @@ export function asPartner(target: AppTarget, who?: Caller | (() => Caller)) {
     signatures: (id: number | string, query: Query = { page: 0, pageSize: 20 }) => read(withQuery(`${COLLECTION}/${id}/signatures`, query)),
     accept: (id: number | string, options: WriteOptions = {}) => write('post', `${COLLECTION}/${id}/accept`, options),
     refuse: (id: number | string, options: WriteOptions = {}) => write('post', `${COLLECTION}/${id}/refuse`, options),
+    /** Sandbox time travel: `{ by }` or `{ to }` (a body given as a string is sent as it is). */
+    advanceClock: (id: number | string, body: unknown, options: WriteOptions = {}) =>
+      write('post', `${COLLECTION}/${id}/advance-clock`, options, body),
     addCoTenant: (id: number | string, body: unknown, options: BodyOptions = {}) =>
       write('post', `${COLLECTION}/${id}/co-tenants`, conditional(options), body),
     patchCoTenant: (id: number | string, cpfCnpj: string, body: unknown, options: BodyOptions = {}) =>

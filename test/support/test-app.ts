@@ -28,6 +28,8 @@ export interface TestApp {
   databaseUrl: string;
   /** The app's cache of token principals (tests wait on its evictions after revoking in the database). */
   principals: PrincipalCache;
+  /** Writes the request log lines the app buffered so far (its write-behind), as a graceful stop does. */
+  flushRequestLog(): Promise<void>;
   /** A credential of a new agency (company), with the given scopes (all by default), and its token. */
   newAgency(options?: AgencyOptions): Promise<Agency>;
 }
@@ -103,6 +105,7 @@ export function useTestApp(env: Record<string, string> = {}, options: WorldOptio
     get principals() {
       return ready().principals;
     },
+    flushRequestLog: () => ready().flushRequestLog(),
     newAgency: (agencyOptions) => ready().newAgency(agencyOptions),
     get agency() {
       ready();
@@ -133,7 +136,7 @@ async function startTestApp(overrides: Record<string, string>, options: WorldOpt
   const name = `${RUN_PREFIX}${runId}_${randomBytes(6).toString('hex')}`;
   await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase(runId)}"`));
   const url = databaseUrl(serverUrl, name);
-  const { app, db, config, principals, close } = await startAppOn(url, overrides, options);
+  const { app, db, config, principals, flushRequestLog, close } = await startAppOn(url, overrides, options);
   let agencies = 0;
   return {
     app,
@@ -141,6 +144,7 @@ async function startTestApp(overrides: Record<string, string>, options: WorldOpt
     config,
     databaseUrl: url,
     principals,
+    flushRequestLog,
     async newAgency(options = {}) {
       agencies += 1;
       const credential = await createCredential(db, config.ENVIRONMENT, {

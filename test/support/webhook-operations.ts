@@ -26,6 +26,7 @@ export const WEBHOOK_OPERATIONS = [
   'listWebhookDeliveries',
   'listWebhookDeliveryAttempts',
   'redeliverWebhook',
+  'redeliverFailedWebhooks',
   'listEvents',
 ];
 
@@ -62,6 +63,7 @@ export const WEBHOOK_WRITES: OperationEntry[] = [
   write('rotateWebhookEndpointSecret', 'POST', `${ENDPOINTS}/{endpointId}/rotate-secret`),
   write('sendWebhookTest', 'POST', `${ENDPOINTS}/{endpointId}/test`),
   write('redeliverWebhook', 'POST', `${ENDPOINTS}/{endpointId}/deliveries/{deliveryId}/redeliver`),
+  write('redeliverFailedWebhooks', 'POST', `${ENDPOINTS}/{endpointId}/redeliver-failed`, () => ({ since: '2026-01-01T00:00:00Z' })),
 ];
 
 /**

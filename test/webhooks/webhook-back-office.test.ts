@@ -2,12 +2,13 @@
  * The back office sees an agency's webhook endpoints and deliveries (never a secret) and can
  * disable an endpoint, through the back-office API and the admin tool; deliveries then stop.
  */
-import { runCli } from '../../src/back-office/cli/run-cli';
 import { webhookCommands } from '../../src/back-office/cli/webhook-commands';
+import { runAdminTool } from '../support/admin-tool';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { useStaff } from '../back-office/ops-support';
-import { startReceiver, webhookClient } from './webhook-support';
+import request from 'supertest';
+import { ENDPOINTS, startReceiver, webhookClient } from './webhook-support';
 
 // As in test/back-office/cli.test.ts: with DATABASE_URL set the tool never starts an embedded
 // server, and Jest's CommonJS sandbox cannot load that ESM-only module.
@@ -17,24 +18,7 @@ jest.mock('../../src/database/embedded-server', () => ({
 }));
 jest.setTimeout(120_000);
 
-/** Runs the admin tool in-process against this file's database; returns its exit code and what it printed (stdout and stderr). */
-async function runAdmin(args: string[]): Promise<{ code: number; printed: string }> {
-  const printed: string[] = [];
-  const keep = (line: unknown) => void printed.push(String(line));
-  const log = jest.spyOn(console, 'log').mockImplementation(keep);
-  const error = jest.spyOn(console, 'error').mockImplementation(keep);
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = world.databaseUrl;
-  try {
-    const code = await runCli(args, webhookCommands);
-    return { code, printed: printed.join('\n') };
-  } finally {
-    if (previous === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previous;
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const runAdmin = (args: string[]) => runAdminTool(world.databaseUrl, webhookCommands, args);
 
 /** The admin tool with --json, which must succeed; returns its parsed output. */
 async function admin(...args: string[]): Promise<any> {
@@ -132,5 +116,38 @@ describe('When staff look after an agency’s webhooks', () => {
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.printed)).toEqual({ error: 'not_found', message: 'Webhook endpoint not found.' });
     expect((await runAdmin(['webhooks', 'deliveries', '--json'])).code).toBe(2);
+  });
+
+  it('then they page through a delivery’s attempts as the partner does, and another endpoint’s delivery is 404', async () => {
+    const receiver = await startReceiver();
+    world.beforeClose(() => receiver.close());
+    const endpoint = await hooks.register(receiver.url, ['rental_insurance.status_changed']);
+    receiver.script.push(500, 503);
+    await partner.newGuarantee();
+    await receiver.waitFor((all) => all.length >= 3);
+    const [delivery] = (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries;
+    const path = `/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/attempts`;
+    let page = await ops.get(`${path}?pageSize=2`);
+    for (let i = 0; i < 30 && page.body.page?.totalElements !== 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      page = await ops.get(`${path}?pageSize=2`);
+    }
+    expect(page.status).toBe(200);
+    expect(page.body.page).toEqual({ size: 2, totalElements: 3, totalPages: 2, number: 0 });
+    expect(page.body._embedded.webhookAttempts).toMatchObject([
+      { responseStatus: 500, error: 'HTTP 500' },
+      { responseStatus: 503, error: 'HTTP 503' },
+    ]);
+    const last = await ops.get(`${path}?pageSize=2&page=1`);
+    expect(last.body._embedded.webhookAttempts).toEqual([expect.objectContaining({ responseStatus: 200, error: null })]);
+    const partnerView = await request(world.app)
+      .get(`${ENDPOINTS}${path.slice('/v1/webhook-endpoints'.length)}`)
+      .set(world.agency.auth);
+    expect([...page.body._embedded.webhookAttempts, ...last.body._embedded.webhookAttempts]).toEqual(partnerView.body._embedded.webhookAttempts);
+    expect(page.text).not.toContain('whsec_');
+
+    const other = await hooks.register('http://127.0.0.1:9/other', ['rental_insurance.status_changed']);
+    expect((await ops.get(`/v1/webhook-endpoints/${other.id}/deliveries/${delivery.id}/attempts`)).status).toBe(404);
+    expect((await ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000000/attempts`)).status).toBe(404);
   });
 });

@@ -5,6 +5,7 @@
  * document's `webhooks` schemas; another agency's receiver gets none of them.
  */
 import * as review from '../../src/back-office/review-actions';
+import { inUnitOfWork } from '../../src/database/unit-of-work';
 import { asPartner } from '../support/partner-api';
 import { backOffice } from '../support/back-office';
 import { useTestApp } from '../support/test-app';
@@ -111,7 +112,17 @@ describe('When guarantees change while endpoints are registered', () => {
     const feedB = await hooksB.events({ limit: 200 });
     expect(feedB.body._embedded.events).toEqual([]);
 
-    const log = await hooksA.deliveries(a.id, { pageSize: 200 });
+    // The receiver may have what the wait asked for while later deliveries (the activation's
+    // statement entries) still queue behind the endpoint's share of slots: read the log once none is pending.
+    let log = await hooksA.deliveries(a.id, { pageSize: 200 });
+    for (
+      let waited = 0;
+      waited < 15_000 && log.body._embedded.webhookDeliveries.some((d: { status: string }) => d.status === 'pending');
+      waited += 200
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      log = await hooksA.deliveries(a.id, { pageSize: 200 });
+    }
     expect(log.status).toBe(200);
     expect(log.body._embedded.webhookDeliveries.length).toBeGreaterThanOrEqual(received.length);
     expect(log.body._embedded.webhookDeliveries[0]).toMatchObject({ status: 'succeeded', attempts: [{ responseStatus: 200, error: null }] });
@@ -126,10 +137,10 @@ describe('When guarantees change while endpoints are registered', () => {
     const guarantee = await partnerA.newGuarantee();
     const afterCreate = await world.db.event.count();
     await expect(
-      world.db.$transaction(async (tx) => {
+      inUnitOfWork(world.db, async (unit) => {
         await review.approve(
-          tx,
-          await review.lockForReview(tx, BigInt(guarantee.id)),
+          unit,
+          await review.lockForReview(unit.db, BigInt(guarantee.id)),
           { name: 'Ana', serviceAccount: false },
           {
             installmentAmountCents: 100n,
@@ -138,6 +149,7 @@ describe('When guarantees change while endpoints are registered', () => {
             startBillingDate: '2026-12-01',
           },
         );
+        await unit.flush(); // its event and delivery are written, then rolled back
         throw new Error('rolled back on purpose');
       }),
     ).rejects.toThrow('rolled back on purpose');

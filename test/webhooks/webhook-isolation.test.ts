@@ -56,6 +56,13 @@ const CALLS: Call[] = [
     path: (e, d) => `${ENDPOINTS}/${e}/deliveries/${d}/redeliver`,
     scope: 'ri:webhooks:manage',
   },
+  {
+    operationId: 'redeliverFailedWebhooks',
+    method: 'post',
+    path: (e) => `${ENDPOINTS}/${e}/redeliver-failed`,
+    body: { since: '2026-01-01T00:00:00Z' },
+    scope: 'ri:webhooks:manage',
+  },
   { operationId: 'listEvents', method: 'get', path: () => EVENTS, scope: 'ri:events:read' },
 ];
 

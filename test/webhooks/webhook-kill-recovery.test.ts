@@ -3,8 +3,9 @@
  * real service processes, started at once on one database, deliver; the receiver holds the first
  * attempt open; the process making it is found (the attempt's TCP connection) and killed; the
  * attempt runs again on the other process within the documented bound (README, Webhooks:
- * WEBHOOK_HEARTBEAT_SECONDS + WEBHOOK_SUPERVISE_SECONDS + 5 s), with the same `webhook-id`, and is
- * recorded once, as the one attempt that was answered.
+ * WEBHOOK_HEARTBEAT_SECONDS + WEBHOOK_SUPERVISE_SECONDS + 5 s), with the same `webhook-id`. Each
+ * request the receiver got is one recorded attempt (issue 24 item 2: recorded before it is sent): the
+ * killed one reads as interrupted, in the database and in the partner's listing, the second as answered.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import { startService, stopAllServices, type ServiceProcess } from '../support/s
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { webhookClient } from './webhook-support';
+import { INTERRUPTED_ERROR, IN_PROGRESS_ERROR } from '../../src/webhooks/attempt-outcome';
 
 jest.setTimeout(150_000);
 
@@ -81,7 +83,7 @@ it('runs again on the other process, within the documented bound, an attempt who
   let services: ServiceProcess[] = [];
   const receiver = await holdingReceiver(() => services);
   world.beforeClose(() => receiver.close());
-  await hooks.register(receiver.url, ['rental_insurance.status_changed']);
+  const endpoint = await hooks.register(receiver.url, ['rental_insurance.status_changed']);
   const settings = {
     WEBHOOK_DELIVERY_CONCURRENCY: '2',
     WEBHOOK_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
@@ -100,6 +102,14 @@ it('runs again on the other process, within the documented bound, an attempt who
   // Held for a while: a live process keeps its claim by heartbeat, and nobody else attempts meanwhile.
   await new Promise((resolve) => setTimeout(resolve, (HEARTBEAT_SECONDS + 2) * 1000));
   expect(receiver.arrivals).toHaveLength(1);
+  // The attempt in flight is already in the log, its outcome not known yet.
+  const during = await hooks.deliveries(endpoint.id);
+  expect(during.status).toBe(200);
+  expect(during.body._embedded.webhookDeliveries[0]).toMatchObject({
+    status: 'pending',
+    attemptCount: 1,
+    attempts: [{ responseStatus: null, latencyMs: 0, error: IN_PROGRESS_ERROR }],
+  });
 
   const killedAt = Date.now();
   await attempting!.kill('SIGKILL');
@@ -110,14 +120,26 @@ it('runs again on the other process, within the documented bound, an attempt who
   expect(again.at - killedAt).toBeLessThanOrEqual(BOUND_MS);
 
   expect(await world.db.webhookDelivery.count()).toBe(1);
-  // The killed attempt recorded nothing; the answered one is being recorded: wait for it.
+  // The answered attempt is being recorded: wait for it.
   const deadline = Date.now() + 10_000;
-  let recorded = await world.db.webhookAttempt.findMany();
-  while (recorded.length === 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    recorded = await world.db.webhookAttempt.findMany();
-  }
-  expect(recorded.map((attempt) => attempt.responseStatus)).toEqual([200]);
+  const completed = () => world.db.webhookAttempt.count({ where: { state: 'completed' } });
+  while ((await completed()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  const recorded = await world.db.webhookAttempt.findMany({ orderBy: { id: 'asc' } });
+  // One recorded attempt per request received: the killed one (interrupted) and the answered one.
+  expect(recorded).toHaveLength(receiver.arrivals.length);
+  expect(recorded.map(({ state, responseStatus, latencyMs, error }) => ({ state, responseStatus, latencyMs, error }))).toEqual([
+    { state: 'interrupted', responseStatus: null, latencyMs: 0, error: INTERRUPTED_ERROR },
+    { state: 'completed', responseStatus: 200, latencyMs: expect.any(Number), error: null },
+  ]);
   expect((await world.db.webhookDelivery.findFirstOrThrow()).status).toBe('succeeded');
+  const after = await hooks.deliveries(endpoint.id);
+  expect(after.body._embedded.webhookDeliveries[0]).toMatchObject({
+    status: 'succeeded',
+    attemptCount: 2,
+    attempts: [
+      { responseStatus: null, latencyMs: 0, error: INTERRUPTED_ERROR },
+      { responseStatus: 200, error: null },
+    ],
+  });
   expect(survivor.alive()).toBe(true);
 });

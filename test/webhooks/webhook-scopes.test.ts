@@ -25,6 +25,13 @@ beforeAll(async () => {
   full = await world.newAgency({ companyId });
   await asPartner(world, full).newGuarantee();
   await postEntries(world.db, companyId, [entry(daysFromToday(0), 'fee', 1500n, 'Monthly fee')]);
+  // The feed shows an event once every transaction begun before it has ended (a few seconds at
+  // most, the contract says): wait until both are in it, so each read below sees the same feed.
+  for (let waited = 0; waited < 15_000; waited += 200) {
+    const seen = (await webhookClient(world, full).events({ limit: 200 })).body._embedded?.events as Array<{ type: string }> | undefined;
+    if (new Set(seen?.map((event) => event.type)).size >= 2) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 });
 
 async function feedTypes(agency: Agency): Promise<string[]> {

@@ -130,6 +130,7 @@ export function webhookClient(target: AppTarget, who: Caller | (() => Caller)) {
         .get(withQuery(`${ENDPOINTS}/${id}/deliveries`, query))
         .set(auth()),
     redeliver: (id: string, deliveryId: string) => write('post', `${ENDPOINTS}/${id}/deliveries/${deliveryId}/redeliver`),
+    redeliverFailed: (id: string, body: unknown, key?: string) => write('post', `${ENDPOINTS}/${id}/redeliver-failed`, body, key),
     events: (query: Query = {}) => request(target.app).get(withQuery(EVENTS, query)).set(auth()),
     /** Registers an endpoint for `url` (every type unless given) and returns its id and secret; throws unless 201. */
     register: async (url: string, eventTypes = ALL_TYPES): Promise<{ id: string; secret: string; etag: string }> => {

@@ -13,6 +13,8 @@ export type {
   RentalInsurancePage,
   RentalInsurancePatch,
   RentalInsuranceStatus,
+  SandboxClock,
+  SandboxClockAdvance,
   Signature,
 } from './rental-insurances.js';
 export type { CoTenantCreate, CoTenantPatch } from './co-tenants.js';

@@ -3,7 +3,15 @@ import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from './generated/partner-api.js';
 import { PartnerApiError, PartnerClientError, UnknownEtagError } from './errors.js';
 import type { EtagTracker } from './etags.js';
-import { callHeaders, resultOf, writeHeaders, type ApiResult, type CallOptions, type PreconditionedWriteOptions, type WriteOptions } from './results.js';
+import {
+  callHeaders,
+  resultOf,
+  writeHeaders,
+  type ApiResult,
+  type CallOptions,
+  type PreconditionedWriteOptions,
+  type WriteOptions,
+} from './results.js';
 
 type Schemas = components['schemas'];
 export type RentalInsurance = Schemas['RentalInsurance'];
@@ -15,6 +23,8 @@ export type HistoryEntry = Schemas['HistoryEntry'];
 export type HistoryPage = Schemas['HistoryPage'];
 export type Signature = Schemas['Signature'];
 export type SignaturePage = Schemas['SignaturePage'];
+export type SandboxClockAdvance = Schemas['SandboxClockAdvance'];
+export type SandboxClock = Schemas['SandboxClock'];
 /** Zero-based page and page size (1..200) of the paged lists. */
 export interface PageOptions extends CallOptions {
   page?: number;
@@ -53,7 +63,11 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
     },
 
     async get(guaranteeId: number, options: CallOptions = {}): Promise<ApiResult<RentalInsurance>> {
-      return tracked(resultOf(await api.GET('/v1/rental-insurances/{id}', { params: { path: id(guaranteeId), header: callHeaders(options) }, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.GET('/v1/rental-insurances/{id}', { params: { path: id(guaranteeId), header: callHeaders(options) }, signal: options.signal }),
+        ),
+      );
     },
 
     /** The guarantee when it changed since `etag`, undefined when it did not (304: cheap polling). */
@@ -68,7 +82,16 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
     /** Merge patch (RFC 7396) with If-Match. A 412 means someone changed it first: see modify(). */
     async patch(guaranteeId: number, patch: RentalInsurancePatch, options: PreconditionedWriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
       const header = { ...writeHeaders(options), 'If-Match': ifMatchFor(etags, guaranteeId, options) };
-      return tracked(resultOf(await api.PATCH('/v1/rental-insurances/{id}', { params: { path: id(guaranteeId), header }, body: patch, headers: MERGE_PATCH, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.PATCH('/v1/rental-insurances/{id}', {
+            params: { path: id(guaranteeId), header },
+            body: patch,
+            headers: MERGE_PATCH,
+            signal: options.signal,
+          }),
+        ),
+      );
     },
 
     /**
@@ -97,7 +120,12 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
     /** One page of the guarantee's history, oldest first. */
     async historyPage(guaranteeId: number, options: PageOptions = {}): Promise<ApiResult<HistoryPage>> {
       const query = { page: options.page, pageSize: options.pageSize };
-      return resultOf(await api.GET('/v1/rental-insurances/{id}/history', { params: { path: id(guaranteeId), query, header: callHeaders(options) }, signal: options.signal }));
+      return resultOf(
+        await api.GET('/v1/rental-insurances/{id}/history', {
+          params: { path: id(guaranteeId), query, header: callHeaders(options) },
+          signal: options.signal,
+        }),
+      );
     },
 
     /** The whole history, oldest first, read page by page (200 entries a page). */
@@ -112,7 +140,11 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
 
     async comment(guaranteeId: number, comment: string, options: WriteOptions = {}): Promise<ApiResult<HistoryEntry>> {
       return resultOf(
-        await api.POST('/v1/rental-insurances/{id}/comments', { params: { path: id(guaranteeId), header: writeHeaders(options) }, body: { comment }, signal: options.signal }),
+        await api.POST('/v1/rental-insurances/{id}/comments', {
+          params: { path: id(guaranteeId), header: writeHeaders(options) },
+          body: { comment },
+          signal: options.signal,
+        }),
       );
     },
 
@@ -120,19 +152,53 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
     async signatures(guaranteeId: number, options: CallOptions = {}): Promise<Signature[]> {
       const query = { page: 0, pageSize: 200 };
       const { data } = resultOf<SignaturePage>(
-        await api.GET('/v1/rental-insurances/{id}/signatures', { params: { path: id(guaranteeId), query, header: callHeaders(options) }, signal: options.signal }),
+        await api.GET('/v1/rental-insurances/{id}/signatures', {
+          params: { path: id(guaranteeId), query, header: callHeaders(options) },
+          signal: options.signal,
+        }),
       );
       return data._embedded.signatures;
     },
 
     /** Accept an `approved` proposal on the tenant's behalf (signatures are then requested). */
     async accept(guaranteeId: number, options: WriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
-      return tracked(resultOf(await api.POST('/v1/rental-insurances/{id}/accept', { params: { path: id(guaranteeId), header: writeHeaders(options) }, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.POST('/v1/rental-insurances/{id}/accept', {
+            params: { path: id(guaranteeId), header: writeHeaders(options) },
+            signal: options.signal,
+          }),
+        ),
+      );
     },
 
     /** Refuse an `approved` proposal on the tenant's behalf. */
     async refuse(guaranteeId: number, options: WriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
-      return tracked(resultOf(await api.POST('/v1/rental-insurances/{id}/refuse', { params: { path: id(guaranteeId), header: writeHeaders(options) }, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.POST('/v1/rental-insurances/{id}/refuse', {
+            params: { path: id(guaranteeId), header: writeHeaders(options) },
+            signal: options.signal,
+          }),
+        ),
+      );
+    },
+
+    /**
+     * Sandbox only (production answers 404): moves this guarantee's clock forward, `{ by: 'P31D' }` or
+     * `{ to: '2029-06-02T00:00:00Z' }`, and everything time drives happens to it at once, in order
+     * (review, expiry, activation, termination, archiving), stamped with the time it was due.
+     */
+    async advanceClock(guaranteeId: number, advance: SandboxClockAdvance, options: WriteOptions = {}): Promise<ApiResult<SandboxClock>> {
+      const result = resultOf<SandboxClock>(
+        await api.POST('/v1/rental-insurances/{id}/advance-clock', {
+          params: { path: id(guaranteeId), header: writeHeaders(options) },
+          body: advance,
+          signal: options.signal,
+        }),
+      );
+      etags.remember(guaranteeId, result.etag);
+      return result;
     },
 
     /**
@@ -148,7 +214,9 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
       let latest = await resource.get(guaranteeId, options);
       while (!until(latest.data)) {
         if (Date.now() >= deadline) {
-          throw new PartnerClientError(`rental insurance ${guaranteeId}: condition not met within ${options.timeoutMs ?? 120_000} ms (status ${latest.data.status})`);
+          throw new PartnerClientError(
+            `rental insurance ${guaranteeId}: condition not met within ${options.timeoutMs ?? 120_000} ms (status ${latest.data.status})`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 2_000));
         latest = (latest.etag ? await resource.getIfChanged(guaranteeId, latest.etag, options) : await resource.get(guaranteeId, options)) ?? latest;

@@ -6,12 +6,13 @@ import { backOfficeWork, type BackOfficeWork } from './back-office-work';
 import { credentialOperations } from './credential-operations';
 import { reviewOperations } from './review-operations';
 import { webhookOperations } from './webhook-operations';
+import { requestLogOperations } from './request-log-operations';
 
 export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
-    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations],
+    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
     workFor: backOfficeWork(config.ENVIRONMENT),
   };
 }

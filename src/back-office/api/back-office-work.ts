@@ -1,17 +1,21 @@
 /**
- * What a back-office operation's handler works with. Staff reach every agency, so their unit of
- * work is the request's database handle (the write's transaction for writes) with the caller as an
- * operator; a director's reach is narrowed by the credential functions (directorReach). The
+ * What a back-office operation's handler works with. Staff reach every agency, so they work on
+ * the request's unit of work itself (a write's transaction and the rows it holds,
+ * database/unit-of-work.ts) with the caller as an operator; a director's reach is narrowed by the credential functions (directorReach). The
  * registry of openapi/back-office.yaml's operations is typed by its generated `operations`.
  */
 import type { Environment } from '../../auth/opaque-secrets';
 import type { Principal } from '../../auth/principal';
 import type { Queryable } from '../../database/prisma-client';
+import type { UnitOfWork } from '../../database/unit-of-work';
 import type { operations } from '../../generated/back-office-api';
 import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
 
 export interface BackOfficeWork {
+  /** What the domain's writes run on; the pipeline flushes it. */
+  unit: UnitOfWork;
+  /** The unit's database handle (the write's transaction), for reads and plain statements. */
   db: Queryable;
   environment: Environment;
   /** The caller as a staff member or a director; 403 when its credential is of another kind. */
@@ -19,8 +23,9 @@ export interface BackOfficeWork {
 }
 
 export function backOfficeWork(environment: Environment) {
-  return (db: Queryable, principal: Principal): BackOfficeWork => ({
-    db,
+  return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
+    unit,
+    db: unit.db,
     environment,
     operator: (kind, scope) => operatorOf(principal, kind, scope),
   });

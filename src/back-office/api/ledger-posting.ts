@@ -4,7 +4,7 @@
  * sign comes from the type (src/financial/ledger-rules.ts). Every posting is audited.
  */
 import type { StatementType } from '../../generated/prisma/client';
-import type { Transaction } from '../../database/prisma-client';
+import type { UnitOfWork } from '../../database/unit-of-work';
 import { recordAudit, type AuditActor } from '../../auth/audit-log';
 import { BACK_OFFICE_COMPANY_ID } from '../../auth/credentials';
 import { ValidationFailed } from '../../errors';
@@ -21,7 +21,7 @@ export interface LedgerPosting {
   description?: string | null;
 }
 
-export async function postLedgerEntry(tx: Transaction, posting: LedgerPosting, actor: AuditActor): Promise<StatementEntryRow> {
+export async function postLedgerEntry(unit: UnitOfWork, posting: LedgerPosting, actor: AuditActor): Promise<StatementEntryRow> {
   const amountCents = typeof posting.amount === 'number' ? toCents(posting.amount) : null;
   if (amountCents === null || amountCents <= 0n) {
     throw new ValidationFailed(['amount: must be an absolute amount greater than 0 with at most 2 decimal places (the sign comes from type)']);
@@ -29,10 +29,12 @@ export async function postLedgerEntry(tx: Transaction, posting: LedgerPosting, a
   const description = posting.description?.trim() || null;
   if (description !== null && description.length > 200) throw new ValidationFailed(['description: at most 200 characters']);
   const company =
-    posting.companyId === BACK_OFFICE_COMPANY_ID ? null : await tx.company.findUnique({ where: { id: posting.companyId }, select: { id: true } });
+    posting.companyId === BACK_OFFICE_COMPANY_ID
+      ? null
+      : await unit.db.company.findUnique({ where: { id: posting.companyId }, select: { id: true } });
   if (!company) throw new ValidationFailed([`companyId: no agency ${JSON.stringify(posting.companyId)}`]);
-  const entry = await postStatementEntry(tx, { companyId: posting.companyId, date: posting.date, description, type: posting.type, amountCents });
-  await recordAudit(tx, {
+  const entry = await postStatementEntry(unit, { companyId: posting.companyId, date: posting.date, description, type: posting.type, amountCents });
+  await recordAudit(unit.db, {
     actor,
     action: 'statement_entry.posted',
     companyId: posting.companyId,

@@ -35,7 +35,7 @@ function reviewMove<Body>(operationOf: (body: Body) => ReviewOperation) {
     handler: async ({ current }: { current: ReviewTarget & { checked: CheckedReview } }, work: BackOfficeWork) => {
       const staff = work.operator('staff', SCOPE.review);
       const { checked, ...guarantee } = current;
-      const { row, effects } = await applyCheckedReview(work.db, guarantee, staff.actor, checked);
+      const { row, effects } = await applyCheckedReview(work.unit, guarantee, staff.actor, checked);
       return { status: 200 as const, body: toRentalInsurance(row), version: row.version, effects };
     },
   };
@@ -102,7 +102,7 @@ export const reviewOperations = [
   defineOperation('createStaffComment', {
     handler: async ({ params, body }, work) => {
       const staff = work.operator('staff', SCOPE.review);
-      const entry = await addStaffComment(work.db, guaranteeId(params.id), staff.actor, body.comment);
+      const entry = await addStaffComment(work.unit, guaranteeId(params.id), staff.actor, body.comment);
       return { status: 201, body: toHistoryEntry(entry), effects: [] };
     },
   }),
@@ -110,7 +110,7 @@ export const reviewOperations = [
     handler: async ({ body }, work) => {
       const staff = work.operator('staff', SCOPE.ledger);
       const posting = { companyId: body.companyId, date: body.date, type: body.type, amount: body.amount, description: body.description };
-      return { status: 201, body: toPostedStatementEntry(await postLedgerEntry(work.db, posting, staff.audit)) };
+      return { status: 201, body: toPostedStatementEntry(await postLedgerEntry(work.unit, posting, staff.audit)) };
     },
   }),
 ];

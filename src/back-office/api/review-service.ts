@@ -4,12 +4,14 @@
  * themselves are the domain functions of src/back-office/review-actions.ts, which go through the one
  * status machine, bump the version and write history.
  */
-import type { Queryable, Transaction } from '../../database/prisma-client';
+import type { Queryable } from '../../database/prisma-client';
+import type { UnitOfWork } from '../../database/unit-of-work';
 import { rentalInsuranceNotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
 import { appendComment, type Actor } from '../../guarantees/history';
+import { changeTime } from '../../guarantees/guarantee-clock';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from '../review-actions';
 
@@ -62,19 +64,19 @@ export function checkReviewOperation(operation: ReviewOperation): CheckedReview 
 }
 
 /**
- * Applies one back-office operation to guarantee `id` inside the caller's transaction (the admin
+ * Applies one back-office operation to guarantee `id` in the caller's unit of work (the admin
  * tool's path): its input is checked (400), the guarantee locked (404), and the move applied (409
  * `invalid_state` where the status machine refuses). The back-office API does the first two in its
  * precondition and then calls `applyCheckedReview`.
  */
-export async function applyReviewOperation(tx: Transaction, id: bigint, staff: Actor, operation: ReviewOperation): Promise<ChangeOutcome> {
+export async function applyReviewOperation(unit: UnitOfWork, id: bigint, staff: Actor, operation: ReviewOperation): Promise<ChangeOutcome> {
   const checked = checkReviewOperation(operation);
-  return applyCheckedReview(tx, await review.lockForReview(tx, id), staff, checked);
+  return applyCheckedReview(unit, await review.lockForReview(unit.db, id), staff, checked);
 }
 
 /** Applies a checked operation to a guarantee locked in this transaction. */
 export async function applyCheckedReview(
-  tx: Transaction,
+  unit: UnitOfWork,
   guarantee: review.ReviewTarget,
   staff: Actor,
   checked: CheckedReview,
@@ -82,37 +84,42 @@ export async function applyCheckedReview(
   const { operation } = checked;
   switch (operation.type) {
     case 'approve':
-      return review.approve(tx, guarantee, staff, checked.terms!, cleanComment(operation.terms.comment));
+      return review.approve(unit, guarantee, staff, checked.terms!, cleanComment(operation.terms.comment));
     case 'decline':
-      return review.decline(tx, guarantee, staff, cleanComment(operation.comment));
+      return review.decline(unit, guarantee, staff, cleanComment(operation.comment));
     case 'request_information':
-      return review.requestInformation(tx, guarantee, staff, operation.comment.trim());
+      return review.requestInformation(unit, guarantee, staff, operation.comment.trim());
     case 'envelope_ready':
-      return review.markEnvelopeReady(tx, guarantee, staff);
+      return review.markEnvelopeReady(unit, guarantee, staff);
     case 'signature':
-      return review.recordSignature(tx, guarantee, { role: operation.role, cpfCnpj: checked.cpfCnpj ?? null }, operation.outcome, staff);
+      return review.recordSignature(unit, guarantee, { role: operation.role, cpfCnpj: checked.cpfCnpj ?? null }, operation.outcome, staff);
     case 'expire':
-      return review.expireProposal(tx, guarantee, staff);
+      return review.expireProposal(unit, guarantee, staff);
     case 'terminate':
-      return review.terminate(tx, guarantee, staff);
+      return review.terminate(unit, guarantee, staff);
     case 'archive':
-      return review.archive(tx, guarantee, staff);
+      return review.archive(unit, guarantee, staff);
   }
 }
 
 /** A staff comment in the guarantee's history (any status; neither data, status nor version change). */
-export async function addStaffComment(tx: Transaction, id: bigint, staff: Actor, comment: string) {
+export async function addStaffComment(unit: UnitOfWork, id: bigint, staff: Actor, comment: string) {
   const text = comment.trim();
   if (text.length === 0 || text.length > MAX_COMMENT) throw new ValidationFailed([`comment: must be 1 to ${MAX_COMMENT} characters`]);
-  const locked = await review.lockForReview(tx, id);
-  return appendComment(tx, locked.companyId, {
+  const locked = await review.lockForReview(unit.db, id);
+  // Written at once and read back: the answer shows the entry with the time PostgreSQL gives it, or
+  // the guarantee's own time when a sandbox time travel put it ahead of the wall clock.
+  const at = changeTime(locked);
+  const entry = {
     rentalInsuranceId: id,
     kind: 'comment',
     actor: staff,
     comment: text,
     previousStatus: locked.status,
     status: locked.status,
-  });
+    ...(at ? { createdAt: at } : {}),
+  } as const;
+  return appendComment(unit, locked.companyId, entry, 'now');
 }
 
 function cleanComment(comment: string | null | undefined): string | null {

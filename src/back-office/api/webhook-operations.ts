@@ -1,7 +1,7 @@
-/** Back office: agencies' webhook endpoints and deliveries, and disabling an endpoint (staff, ops:credentials:admin). */
+/** Back office: agencies' webhook endpoints, deliveries and attempts, and disabling an endpoint (staff, ops:credentials:admin). */
 import { halPage, pageRequest } from '../../http/paging';
-import { agencyEndpoints, disableEndpoint, endpointDeliveries } from '../../webhooks/endpoint-administration';
-import { toWebhookDelivery, toWebhookEndpoint } from '../../webhooks/webhook-mapper';
+import { agencyEndpoints, deliveryAttempts, disableEndpoint, endpointDeliveries } from '../../webhooks/endpoint-administration';
+import { toWebhookAttempt, toWebhookDelivery, toWebhookEndpoint } from '../../webhooks/webhook-mapper';
 import type { WebhookEndpoint } from '../../generated/prisma/client';
 import { defineOperation, SCOPE } from './back-office-work';
 
@@ -25,6 +25,23 @@ export const webhookOperations = [
       const page = pageRequest(query);
       const { rows, total } = await endpointDeliveries(work.db, params.endpointId, page);
       return { status: 200, body: halPage(request, 'webhookDeliveries', rows.map(toWebhookDelivery), total, page) };
+    },
+  }),
+  defineOperation('listAgencyWebhookDeliveryAttempts', {
+    handler: async ({ params, query }, work, request) => {
+      work.operator('staff', SCOPE.admin);
+      const page = pageRequest(query);
+      const { rows, total } = await deliveryAttempts(work.db, params.endpointId, params.deliveryId, page);
+      return {
+        status: 200,
+        body: halPage(
+          request,
+          'webhookAttempts',
+          rows.map((attempt) => toWebhookAttempt(attempt)),
+          total,
+          page,
+        ),
+      };
     },
   }),
   defineOperation('disableAgencyWebhookEndpoint', {

@@ -1,9 +1,11 @@
 /**
  * Back-office commands of the admin tool for guarantees and the ledger (issue #5): the operations
  * API's operations for staff who do not write HTTP calls. Each calls the same service function as
- * the HTTP handler, in one transaction, under the staff member's name (`--staff`).
+ * the HTTP handler, in one transaction and its unit of work (`inUnitOfWork`, which writes the history
+ * entries and events it holds before COMMIT), under the staff member's name (`--staff`).
  */
 import { staffActor } from '../../auth/audit-log';
+import { inUnitOfWork } from '../../database/unit-of-work';
 import type { StatementType } from '../../generated/prisma/client';
 import { toRentalInsurance, type GuaranteeRow } from '../../guarantees/guarantee-mapper';
 import { listHistory, toHistoryEntry } from '../../guarantees/history';
@@ -62,7 +64,7 @@ function reviewCommand(
       const id = guaranteeIdOption(ctx);
       const staff = staffMember(requiredOption(ctx, 'staff'));
       const op = operation(ctx);
-      const { row, effects } = await ctx.db.$transaction((tx) => applyReviewOperation(tx, id, staff, op));
+      const { row, effects } = await inUnitOfWork(ctx.db, (unit) => applyReviewOperation(unit, id, staff, op));
       return guaranteeResult(row, effects, verb);
     },
   };
@@ -150,7 +152,7 @@ export const guaranteeCommands: CliCommand[] = [
       const id = guaranteeIdOption(ctx);
       const staff = staffMember(requiredOption(ctx, 'staff'));
       const comment = requiredOption(ctx, 'comment');
-      const entry = toHistoryEntry(await ctx.db.$transaction((tx) => addStaffComment(tx, id, staff, comment)));
+      const entry = toHistoryEntry(await inUnitOfWork(ctx.db, (unit) => addStaffComment(unit, id, staff, comment)));
       return { json: entry, text: [`Comment added to rental insurance ${id} by ${staff.name}.`] };
     },
   },
@@ -203,7 +205,7 @@ export const ledgerCommands: CliCommand[] = [
         description: optional(ctx, 'description') ?? null,
       };
       const actor = staffActor(requiredOption(ctx, 'staff'), 'cli');
-      const entry = toPostedStatementEntry(await ctx.db.$transaction((tx) => postLedgerEntry(tx, posting, actor)));
+      const entry = toPostedStatementEntry(await inUnitOfWork(ctx.db, (unit) => postLedgerEntry(unit, posting, actor)));
       return { json: entry, text: [`Entry ${entry.id} posted to ${entry.companyId}: ${entry.date} ${entry.type} ${entry.amount.toFixed(2)}.`] };
     },
   },

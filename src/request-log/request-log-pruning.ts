@@ -1,0 +1,52 @@
+/**
+ * Keeps the request log bounded: lines older than 7 days are deleted, and so are an agency's
+ * lines beyond its latest REQUEST_LOG_LINES_PER_AGENCY. Runs every minute in every service
+ * process: plain deletes of rows past a bound, which several processes may run at once (the
+ * second finds nothing left to delete), as housekeeping.ts does for other expired rows.
+ *
+ * Between two runs an agency may hold a minute of lines beyond its bound; every answer stays a
+ * page of at most 200 lines whatever the table holds.
+ */
+import { databaseFailed } from '../database/outage-log';
+import type { Database } from '../database/prisma-client';
+import type { Logger } from '../logger';
+import { REQUEST_LOG_RETENTION_DAYS } from './request-log-reader';
+
+const EVERY_MS = 60_000;
+
+export async function pruneRequestLog(db: Database, linesPerAgency: number, now = new Date()): Promise<{ expired: number; beyondBound: number }> {
+  const expired = await db.requestLogLine.deleteMany({ where: { at: { lt: new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 86_400_000) } } });
+  // Each agency's oldest line to keep is found through its (company_id, at, id) index: the agencies
+  // come from the same index, one step per agency (a loose index scan), not from every line.
+  const beyondBound = await db.$executeRaw`
+    WITH RECURSIVE agencies(company_id) AS (
+      (SELECT company_id FROM request_log ORDER BY company_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT r.company_id FROM request_log r WHERE r.company_id > a.company_id ORDER BY r.company_id LIMIT 1)
+      FROM agencies a WHERE a.company_id IS NOT NULL
+    ),
+    bounds AS (
+      SELECT a.company_id, kept.at, kept.id FROM agencies a
+      CROSS JOIN LATERAL (
+        SELECT r.at, r.id FROM request_log r WHERE r.company_id = a.company_id
+        ORDER BY r.at DESC, r.id DESC OFFSET ${linesPerAgency - 1} LIMIT 1
+      ) kept
+      WHERE a.company_id IS NOT NULL
+    )
+    DELETE FROM request_log r USING bounds b
+    WHERE r.company_id = b.company_id AND (r.at, r.id) < (b.at, b.id)`;
+  return { expired: expired.count, beyondBound };
+}
+
+export function startRequestLogPruning(db: Database, linesPerAgency: number, logger: Logger): { stop(): void } {
+  const run = () =>
+    pruneRequestLog(db, linesPerAgency)
+      .then((pruned) => logger.debug({ pruned }, 'request log pruned'))
+      .catch((error: unknown) => {
+        if (!databaseFailed(error)) logger.warn({ err: error }, 'request log pruning failed; will retry');
+      });
+  const timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  void run();
+  return { stop: () => clearInterval(timer) };
+}

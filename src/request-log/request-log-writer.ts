@@ -1,0 +1,113 @@
+/**
+ * The request log's write-behind: the pipeline hands each line here after the answer is sent
+ * (`record` only pushes it into this process's buffer), and the buffer is written in batches of
+ * one statement each (request-log-insert.ts), REQUEST_LOG_FLUSH_MS after its first line or at once when a batch is full.
+ * A request never waits for its line, and nothing the log does can fail one.
+ *
+ * The buffer is bounded: when it is full (the database slower than the traffic, or unavailable),
+ * new lines are dropped and counted (request_log_lines_dropped_total), with one warning until it
+ * drains. A batch that fails because the database is unavailable is kept and retried; one that
+ * fails otherwise is dropped and counted. Losing the buffer (a crash) loses the last second of
+ * lines: the contract says so; the log is no record of truth, the answers are.
+ */
+import { databaseFailed } from '../database/outage-log';
+import type { Database } from '../database/prisma-client';
+import type { Logger } from '../logger';
+import { metrics } from '../observability/metrics';
+import { insertLines } from './request-log-insert';
+import type { RequestLogLine, RequestLogSink } from './request-log-line';
+
+export interface WriterOptions {
+  flushMs: number;
+  /** Lines one `createMany` writes. */
+  batchLines?: number;
+  /** Lines the buffer holds at most; beyond, new lines are dropped. */
+  maxBuffered?: number;
+}
+
+export class RequestLogWriter implements RequestLogSink {
+  private buffer: RequestLogLine[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private warnedFull = false;
+  /** The last batch failed because the database was unavailable (kept, retried later). */
+  private lastFailedUnavailable = false;
+  private readonly batchLines: number;
+  private readonly maxBuffered: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly options: WriterOptions,
+  ) {
+    this.batchLines = options.batchLines ?? 500;
+    this.maxBuffered = options.maxBuffered ?? 20_000;
+  }
+
+  record(line: RequestLogLine): void {
+    if (this.buffer.length >= this.maxBuffered) {
+      metrics.requestLogDropped.inc({ reason: 'buffer_full' });
+      if (!this.warnedFull) {
+        this.warnedFull = true;
+        this.logger.warn({ buffered: this.buffer.length }, 'request log buffer full: new lines are dropped until it drains');
+      }
+      return;
+    }
+    this.buffer.push(line);
+    if (this.buffer.length >= this.batchLines && !this.writing) this.startWriting();
+    else this.schedule();
+  }
+
+  /** Writes everything buffered now (graceful stop, tests); resolves when it is written or dropped. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.writing || this.buffer.length > 0) {
+      if (!this.writing) this.startWriting();
+      await this.writing;
+      if (this.buffer.length > 0 && this.lastFailedUnavailable) break; // the database is down: give up at stop
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer || this.writing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.startWriting();
+    }, this.options.flushMs);
+    this.timer.unref();
+  }
+
+  private startWriting(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writing = this.writeBatches().finally(() => {
+      this.writing = undefined;
+      if (this.buffer.length > 0) this.schedule();
+    });
+  }
+
+  /** Writes batch after batch until the buffer is empty or a write fails. Never throws. */
+  private async writeBatches(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.splice(0, this.batchLines);
+      try {
+        await insertLines(this.db, batch);
+        this.lastFailedUnavailable = false;
+        if (this.buffer.length < this.maxBuffered / 2) this.warnedFull = false;
+      } catch (error) {
+        if (databaseFailed(error)) {
+          // Kept for the next attempt, as far as the bound allows.
+          this.lastFailedUnavailable = true;
+          const room = Math.max(this.maxBuffered - this.buffer.length, 0);
+          if (batch.length > room) metrics.requestLogDropped.inc({ reason: 'buffer_full' }, batch.length - room);
+          this.buffer.unshift(...batch.slice(0, room));
+        } else {
+          metrics.requestLogDropped.inc({ reason: 'write_failed' }, batch.length);
+          this.logger.warn({ err: error, lines: batch.length }, 'request log batch could not be written; its lines are dropped');
+        }
+        return;
+      }
+    }
+  }
+}

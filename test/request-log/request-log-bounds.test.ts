@@ -1,0 +1,121 @@
+/**
+ * The request log stays bounded (issue 26 item 1): lines older than 7 days are pruned and never
+ * listed, an agency keeps only its latest REQUEST_LOG_LINES_PER_AGENCY lines, the write-behind
+ * writes a line within about REQUEST_LOG_FLUSH_MS without anyone flushing it, its buffer drops
+ * (and counts) lines beyond its bound, and REQUEST_LOG=off records nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createLogger } from '../../src/logger';
+import { metrics } from '../../src/observability/metrics';
+import { pruneRequestLog } from '../../src/request-log/request-log-pruning';
+import { RequestLogWriter } from '../../src/request-log/request-log-writer';
+import type { RequestLogLine } from '../../src/request-log/request-log-line';
+import { API, asPartner } from '../support/partner-api';
+import { useTestApp, type Agency } from '../support/test-app';
+
+const LOG = `${API}/v1/request-log`;
+const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0', REQUEST_LOG_FLUSH_MS: '50', REQUEST_LOG_LINES_PER_AGENCY: '5' }, { agencies: 2 });
+
+const DAY = 86_400_000;
+
+function line(agency: Agency, at: Date, correlationId: string): RequestLogLine {
+  return {
+    companyId: agency.companyId,
+    at,
+    method: 'GET',
+    path: '/v1/rental-insurances',
+    resourceId: null,
+    operationId: 'listRentalInsurances',
+    status: 200,
+    errorCode: null,
+    errorDetails: [],
+    correlationId,
+    idempotencyKey: null,
+    idempotentReplay: null,
+    durationMs: 1.5,
+    credentialId: agency.credentialId,
+    credentialName: agency.displayName,
+    sourceAddress: '127.0.0.1',
+  };
+}
+
+const correlationIds = async (agency: Agency) =>
+  (await world.db.requestLogLine.findMany({ where: { companyId: agency.companyId }, orderBy: [{ at: 'desc' }, { id: 'desc' }] })).map(
+    (row) => row.correlationId,
+  );
+
+describe('When lines grow old or numerous', () => {
+  it('then a line appears by itself shortly after its answer (write-behind)', async () => {
+    const agency = world.agencies[0]!;
+    await asPartner(world, agency).list().set('X-Correlation-Id', 'rl-behind');
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (await world.db.requestLogLine.count({ where: { correlationId: 'rl-behind' } })) === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await world.db.requestLogLine.count({ where: { correlationId: 'rl-behind' } })).toBe(1);
+  });
+
+  it('then lines older than 7 days are not listed, and are pruned', async () => {
+    const agency = world.agencies[1]!;
+    const now = Date.now();
+    await world.db.requestLogLine.createMany({
+      data: [line(agency, new Date(now - 8 * DAY), 'rl-old'), line(agency, new Date(now - 6 * DAY), 'rl-six-days')],
+    });
+    const listed = await request(world.app).get(`${LOG}?limit=200`).set(agency.auth);
+    expect(listed.status).toBe(200);
+    const ids = (listed.body._embedded.requestLog as Array<{ correlationId: string }>).map((one) => one.correlationId);
+    expect(ids).toContain('rl-six-days');
+    expect(ids).not.toContain('rl-old');
+    const pruned = await pruneRequestLog(world.db, 1000);
+    expect(pruned.expired).toBeGreaterThanOrEqual(1);
+    expect(await correlationIds(agency)).not.toContain('rl-old');
+    expect(await correlationIds(agency)).toContain('rl-six-days');
+  });
+
+  it("then an agency keeps only its latest lines beyond the bound, and another agency's lines are untouched", async () => {
+    const [a, b] = [world.agencies[0]!, world.agencies[1]!];
+    await world.flushRequestLog();
+    const now = Date.now();
+    await world.db.requestLogLine.createMany({
+      data: Array.from({ length: 8 }, (_, i) => line(a, new Date(now - (8 - i) * 60_000), `rl-bound-${i}`)),
+    });
+    const bBefore = await correlationIds(b);
+    // Two processes pruning at once delete each line once and leave the same bound.
+    await Promise.all([pruneRequestLog(world.db, 5), pruneRequestLog(world.db, 5)]);
+    const kept = await correlationIds(a);
+    expect(kept).toHaveLength(5);
+    expect(await correlationIds(b)).toEqual(bBefore.slice(0, 5));
+    // The newest lines are the ones kept.
+    const newest = await world.db.requestLogLine.findMany({ where: { companyId: a.companyId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: 5 });
+    expect(kept).toEqual(newest.map((row) => row.correlationId));
+    expect(kept).not.toContain('rl-bound-0');
+  });
+});
+
+describe('When the buffer is full', () => {
+  it('then new lines are dropped and counted, and what was buffered is written', async () => {
+    const agency = world.agencies[0]!;
+    const writer = new RequestLogWriter(world.db, createLogger('silent'), { flushMs: 60_000, maxBuffered: 3, batchLines: 100 });
+    const droppedBefore = (await metrics.requestLogDropped.get()).values.find((v) => v.labels['reason'] === 'buffer_full')?.value ?? 0;
+    const batch = randomUUID().slice(0, 8);
+    for (let i = 0; i < 5; i++) writer.record(line(agency, new Date(), `rl-full-${batch}-${i}`));
+    await writer.flush();
+    const written = await world.db.requestLogLine.findMany({ where: { correlationId: { startsWith: `rl-full-${batch}` } } });
+    expect(written.map((row) => row.correlationId).sort()).toEqual([0, 1, 2].map((i) => `rl-full-${batch}-${i}`));
+    const droppedAfter = (await metrics.requestLogDropped.get()).values.find((v) => v.labels['reason'] === 'buffer_full')?.value ?? 0;
+    expect(droppedAfter - droppedBefore).toBe(2);
+  });
+});
+
+describe('When REQUEST_LOG=off', () => {
+  it('then no line is recorded, and the operation still answers', async () => {
+    const quiet = await world.anotherApp({ REQUEST_LOG: 'off', SCHEDULER_INTERVAL_MS: '0' });
+    const agency = world.agencies[0]!;
+    await request(quiet.app).get(`${API}/v1/rental-insurances`).set(agency.auth).set('X-Correlation-Id', 'rl-off');
+    expect((await request(quiet.app).get(LOG).set(agency.auth)).status).toBe(200);
+    await quiet.flushRequestLog();
+    await world.flushRequestLog();
+    expect(await world.db.requestLogLine.count({ where: { correlationId: 'rl-off' } })).toBe(0);
+  });
+});
