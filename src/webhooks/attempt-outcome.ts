@@ -3,7 +3,7 @@
  * request is sent, so every request a receiver may have seen has its row: `started` (outcome not
  * known yet), then `completed` with its outcome by the process that made it. A row never completed
  * (its process was killed, lost the database, or lost its claim on the job) is `interrupted`: the
- * delivery's next attempt marks it so when it starts, and a listing shows it so once it is older
+ * delivery's next job marks it so (an attempt, or the delivery ending without one), and a listing shows it so once it is older
  * than any attempt can last. What a partner sees of each is declared in openapi/partner.yaml
  * (WebhookAttempt).
  */

@@ -75,14 +75,24 @@ export interface AttemptRecord {
  */
 export async function startAttempt(db: Database, deliveryId: string): Promise<bigint> {
   const [row] = await db.$queryRaw<{ id: bigint }[]>`
-    WITH interrupted AS (
-      UPDATE webhook_attempts SET state = 'interrupted', error = ${INTERRUPTED_ERROR}
-      WHERE delivery_id = ${deliveryId}::uuid AND state = 'started'
-    )
+    WITH ${interruptEarlierAttempts(deliveryId)}
     INSERT INTO webhook_attempts (delivery_id, response_status, latency_ms, error, state)
     VALUES (${deliveryId}::uuid, NULL, 0, ${IN_PROGRESS_ERROR}, 'started')
     RETURNING id`;
   return row!.id;
+}
+
+/**
+ * A CTE marking the delivery's attempts never completed as interrupted: run by whatever job of the
+ * delivery comes next (an attempt, or an end without one), since that job holds the delivery now and
+ * none of them can still be completed. Otherwise a delivery that ends without another attempt (its
+ * endpoint disabled, its scope lost) would show its last attempt in progress until the outcome bound.
+ */
+function interruptEarlierAttempts(deliveryId: string): Prisma.Sql {
+  return Prisma.sql`interrupted AS (
+      UPDATE webhook_attempts SET state = 'interrupted', error = ${INTERRUPTED_ERROR}
+      WHERE delivery_id = ${deliveryId}::uuid AND state = 'started'
+    )`;
 }
 
 /**
@@ -103,7 +113,7 @@ export async function recordAttempt(db: Database, attempt: AttemptRecord, attemp
           SET state = 'completed', response_status = ${attempt.responseStatus}::int, latency_ms = ${attempt.latencyMs}::int, error = ${attempt.error}
           WHERE id = ${attemptId}::bigint AND state = 'started' AND attempted_at > now() - ${ATTEMPT_OUTCOME_BOUND_SECONDS}::int * interval '1 second'`;
   const [row] = await db.$queryRaw<{ recorded: boolean }[]>`
-    WITH attempt AS (
+    WITH ${attemptId === undefined ? Prisma.sql`${interruptEarlierAttempts(attempt.deliveryId)},` : Prisma.empty} attempt AS (
       ${write}
       RETURNING id
     ), delivery AS (
@@ -122,5 +132,7 @@ export async function recordAttempt(db: Database, attempt: AttemptRecord, attemp
 
 /** A delivery whose endpoint was disabled before its attempt came: it ends as failed. */
 export async function failDelivery(db: Database, deliveryId: string): Promise<void> {
-  await db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'failed', nextAttemptAt: null } });
+  await db.$executeRaw`
+    WITH ${interruptEarlierAttempts(deliveryId)}
+    UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE id = ${deliveryId}::uuid`;
 }

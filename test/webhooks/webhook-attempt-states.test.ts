@@ -7,7 +7,7 @@
  * partner's listings show each state as openapi/partner.yaml declares it.
  */
 import { INTERRUPTED_ERROR, IN_PROGRESS_ERROR } from '../../src/webhooks/attempt-outcome';
-import { recordAttempt, startAttempt, type AttemptRecord } from '../../src/webhooks/delivery-store';
+import { failDelivery, recordAttempt, startAttempt, type AttemptRecord } from '../../src/webhooks/delivery-store';
 import request from 'supertest';
 import { useTestApp } from '../support/test-app';
 import { ENDPOINTS, webhookClient } from './webhook-support';
@@ -86,5 +86,30 @@ describe('When an attempt was started longer ago than any attempt lasts and neve
     expect(await attemptsListed(ids)).toEqual([{ attemptedAt: expect.any(String), responseStatus: null, latencyMs: 0, error: INTERRUPTED_ERROR }]);
     expect(await recordAttempt(world.db, outcome(ids, 200), attempt)).toBe(false);
     expect(await world.db.webhookDelivery.findUniqueOrThrow({ where: { id: ids.deliveryId } })).toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('When a delivery whose last attempt was cut ends without another attempt', () => {
+  it('then, its endpoint disabled, the cut attempt reads as interrupted at once and the delivery as failed', async () => {
+    const ids = await newDelivery();
+    await startAttempt(world.db, ids.deliveryId);
+    await failDelivery(world.db, ids.deliveryId);
+    expect(await attemptsListed(ids)).toEqual([{ attemptedAt: expect.any(String), responseStatus: null, latencyMs: 0, error: INTERRUPTED_ERROR }]);
+    expect(await world.db.webhookDelivery.findUniqueOrThrow({ where: { id: ids.deliveryId } })).toMatchObject({ status: 'failed' });
+  });
+
+  it('then, an attempt not sent recorded instead (its scope gone), the cut one reads as interrupted before it', async () => {
+    const ids = await newDelivery();
+    await startAttempt(world.db, ids.deliveryId);
+    const notSent = {
+      ...outcome(ids, 500),
+      responseStatus: null,
+      latencyMs: 0,
+      error: 'not sent: scope',
+      status: 'failed' as const,
+      nextAttemptAt: null,
+    };
+    expect(await recordAttempt(world.db, notSent)).toBe(true);
+    expect((await attemptsListed(ids)).map(({ error }) => error)).toEqual([INTERRUPTED_ERROR, 'not sent: scope']);
   });
 });
