@@ -1698,7 +1698,7 @@ export interface components {
              */
             secret: string | null;
         };
-        /** @description One request of a delivery (or one not sent, with `error` saying why). It is recorded before the request is sent, so a receiver never sees more requests than the log has attempts. Its outcome is then recorded; until it is, `error` is `in progress: the outcome of this attempt is not known yet`. If the delivering process stops in between (the request may have reached the receiver), the attempt becomes `interrupted: the outcome of this attempt is unknown (the delivering process stopped)` when the delivery's next attempt starts, or 10 minutes after it began. Both keep `responseStatus: null` and `latencyMs: 0`; an interrupted attempt counts as a failed one (toward the retry schedule and the 50 attempts of a delivery). */
+        /** @description One request of a delivery (or one not sent, with `error` saying why). It is recorded before the request is sent, so a receiver never sees more requests than the log has attempts. Its outcome is then recorded; until it is, `error` is `in progress: the outcome of this attempt is not known yet`. If the delivering process stops in between (the request may have reached the receiver), the attempt becomes `interrupted: the outcome of this attempt is unknown (the delivering process stopped)` when the delivery's next attempt starts (or the delivery ends without one: its endpoint disabled, its credential's scope gone), or 10 minutes after it began. Both keep `responseStatus: null` and `latencyMs: 0`; an interrupted attempt counts as a failed one (toward the retry schedule and the 50 attempts of a delivery). */
         WebhookAttempt: {
             /**
              * Format: date-time
