@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     else res.once('close', deps.lifecycle.onDrain(closeConnection));
     next();
   });
-  app.use(requestLog(deps.logger));
+  app.use(requestLog(app, deps.logger));
 
   // The token endpoint (openapi/auth.yaml's one operation) is outside the pipeline: told here.
   const { onAnswered } = deps;

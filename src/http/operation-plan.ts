@@ -1,7 +1,7 @@
 /**
  * What the pipeline needs to know of each operation, read once from the dereferenced document at
  * start-up: whether it is a write (from its HTTP method), its If-Match and If-None-Match
- * declarations, its scopes, and the media type of each response.
+ * declarations, its scopes, its query parameters, and the media type of each response.
  */
 import type { Operation } from 'openapi-backend';
 import { declaresIfMatch, isWriteMethod, requiresIfMatch } from './registry-check';
@@ -17,10 +17,18 @@ export interface OperationPlan {
   scopeRequirements: string[][];
   /** Response media type per status, when it is not JSON (the published YAML document). */
   textMediaTypes: Map<number, string>;
+  query: DeclaredQueryParameters;
+}
+
+/** The query parameters an operation declares, and which of them are lists. */
+export interface DeclaredQueryParameters {
+  names: ReadonlySet<string>;
+  lists: ReadonlySet<string>;
 }
 
 export function planOf(operation: Operation): OperationPlan {
-  const parameters = (operation.parameters ?? []) as Array<{ in?: string; name?: string }>;
+  const parameters = (operation.parameters ?? []) as Array<{ in?: string; name?: string; schema?: { type?: unknown } }>;
+  const query = parameters.filter((p) => p.in === 'query' && p.name !== undefined);
   const responses = (operation.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
   const textMediaTypes = new Map<number, string>();
   for (const [status, response] of Object.entries(responses)) {
@@ -35,5 +43,9 @@ export function planOf(operation: Operation): OperationPlan {
     answersNotModified: parameters.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'if-none-match') && '304' in responses,
     scopeRequirements: (operation.security ?? []).map((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []),
     textMediaTypes,
+    query: {
+      names: new Set(query.map((p) => p.name!)),
+      lists: new Set(query.filter((p) => p.schema?.type === 'array').map((p) => p.name!)),
+    },
   };
 }

@@ -6,7 +6,6 @@
  * security requirement must be declared public. `checkRegistry` repeats these rules against the
  * document at start-up, where the contract itself might be the one that changed.
  */
-import type { Logger } from '../logger';
 import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResult } from './contract-types';
 
 /** Facts of the request beyond its validated values. */
@@ -18,7 +17,6 @@ export interface RequestFacts {
   /** The declared query parameters as validated (paging links keep the filters). */
   query: Record<string, unknown>;
   correlationId: string;
-  log: Logger;
 }
 
 /** A resource whose version an `If-Match` precondition checks. */

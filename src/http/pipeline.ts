@@ -13,7 +13,7 @@
 import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
-import OpenAPIBackend, { type Document, type Operation } from 'openapi-backend';
+import OpenAPIBackend, { type Document } from 'openapi-backend';
 import type { BearerAuthenticator } from '../auth/bearer-authenticator';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
@@ -32,7 +32,7 @@ import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
-import { recordAnswer } from '../observability/request-metrics';
+import { answerRecorder } from '../observability/request-metrics';
 import { recordAnswered, type RequestLogSink } from '../request-log/request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
 import { runOperation } from './run-operation';
@@ -100,6 +100,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   const plans = new Map(operations.map((operation) => [operation.operationId!, planOf(operation)]));
   const declarations = new Map<string, DeclaredOperation<Work>>(options.operations.map((declared) => [declared.operationId, declared]));
   const mediaTypes = declaredMediaTypes(options.document);
+  const recordAnswer = answerRecorder(options.name);
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
@@ -126,6 +127,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     const { operation, params } = router.route(method.toLowerCase(), req.path, req.method);
     const operationId = operation.operationId!;
+    const plan = plans.get(operationId)!;
     exchange.operationId = operationId;
     exchange.route = { path: operation.path, params };
     // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
@@ -135,11 +137,11 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // are read only for a caller that may call the operation.
     const secured = (operation.security ?? []).length > 0;
     const principal = secured ? await authorise(operationId, headers, rawQuery, exchange) : undefined;
-    const query = declaredQuery(operation, rawQuery);
+    const query = declaredQuery(plan.query, rawQuery);
     const body = parseBody(mediaTypes.get(operationId) ?? [], req);
     // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
     // the body that are well-formed, next to the schema's findings.
-    const validated = validateRequest(operation, validators.get(operationId)!, { params, query, headers, body });
+    const validated = validateRequest(validators.get(operationId)!, { params, query, headers, body });
     const declared = declarations.get(operationId);
     if (validated.errors.length > 0) {
       const rules = declared?.ruleProblems;
@@ -149,9 +151,9 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     return runOperation(
       {
         declared,
-        plan: plans.get(operationId)!,
-        input: { params: canonicalParams(params, validated.params), query: declaredValues(operation, validated.query), body },
-        facts: factsOf(req, query, operation, options),
+        plan,
+        input: { params: canonicalParams(params, validated.params), query: validated.query, body },
+        facts: factsOf(req, query, options),
         method,
         headers,
         principal,
@@ -177,7 +179,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
       checkResponseAgainstContract(api, api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);
     }
     sendResult(res, result);
-    recordAnswer(options.name, exchange.operationId, result.status, started);
+    recordAnswer(exchange.operationId, result.status, started);
     // After the answer, and only into a buffer (request-log-writer.ts): the line costs the request nothing it waits for.
     const { principal, route, operationId } = exchange;
     if (options.requestLog && principal && route && operationId) {
@@ -214,21 +216,13 @@ function canonicalParams(raw: Record<string, string>, coerced: Record<string, un
   return coerced;
 }
 
-function declaredValues(operation: Operation, query: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const parameter of (operation.parameters ?? []) as Array<{ in?: string; name?: string }>) {
-    if (parameter.in === 'query' && parameter.name && query[parameter.name] !== undefined) kept[parameter.name] = query[parameter.name];
-  }
-  return kept;
-}
-
-function factsOf<Work>(req: Request, query: RawQuery, operation: Operation, options: PipelineOptions<Work>): RequestFacts {
+/** `query` is the declared query (request-parsing.ts), as sent: paging links repeat it. */
+function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<Work>): RequestFacts {
   const origin = options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   return {
     baseUrl: `${origin}${options.basePath}`,
     path: req.path,
-    query: declaredValues(operation, query),
+    query,
     correlationId: req.correlationId,
-    log: (req.log as Logger | undefined) ?? options.logger,
   };
 }

@@ -51,6 +51,8 @@ export function rateLimitPolicy(config: Config): RateLimitPolicy {
 
 export class RateLimits {
   private readonly limiter: RateLimiterAbstract | undefined;
+  /** The same on every answer. */
+  private readonly policyHeader: string;
   private readonly searches = new Map<string, number>();
   private searchesRunning = 0;
 
@@ -58,6 +60,7 @@ export class RateLimits {
     readonly policy: RateLimitPolicy,
     logger?: Logger,
   ) {
+    this.policyHeader = `default;q=${policy.points};w=${policy.windowSeconds}`;
     if (policy.points === 0) return;
     const options = { keyPrefix: 'api', points: policy.points, duration: policy.windowSeconds };
     // A worker of a cluster asks the primary (RateLimiterClusterMaster, runtime/cluster.ts).
@@ -119,7 +122,7 @@ export class RateLimits {
 
   private headersOf(outcome: RateLimiterRes): Record<string, string> {
     return {
-      'RateLimit-Policy': `default;q=${this.policy.points};w=${this.policy.windowSeconds}`,
+      'RateLimit-Policy': this.policyHeader,
       RateLimit: `default;r=${Math.max(0, outcome.remainingPoints)};t=${secondsOf(outcome)}`,
     };
   }

@@ -3,9 +3,9 @@
  * body, and the declared query parameters. Text PostgreSQL cannot store is refused here.
  */
 import type { Request } from 'express';
-import type { Operation } from 'openapi-backend';
 import type { OpenApiDocument } from '../contract/load-contract';
 import { ApiError, BadRequest, ValidationFailed } from '../errors';
+import type { DeclaredQueryParameters } from './operation-plan';
 import { unstorableTextPaths } from './storable-text';
 
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -28,16 +28,12 @@ export function declaredMediaTypes(document: OpenApiDocument): Map<string, strin
  * cache-busting or tracking parameter never turns a read into an error. Declared text values that
  * PostgreSQL cannot store are refused with the other validation problems.
  */
-export function declaredQuery(operation: Operation, query: RawQuery): RawQuery {
-  const parameters = ((operation.parameters ?? []) as Array<{ in?: string; name?: string; schema?: { type?: unknown } }>).filter(
-    (p) => p.in === 'query',
-  );
-  const declared = new Set(parameters.map((p) => p.name));
-  // A list parameter given once is still a list (as declared), so that handlers and paging links see one shape.
-  const lists = new Set(parameters.filter((p) => p.schema?.type === 'array').map((p) => p.name));
+export function declaredQuery(declared: DeclaredQueryParameters, query: RawQuery): RawQuery {
   const kept: RawQuery = {};
+  // A list parameter given once is still a list (as declared), so that handlers, paging links and
+  // the validator see one shape.
   for (const [name, value] of Object.entries(query))
-    if (declared.has(name)) kept[name] = lists.has(name) && typeof value === 'string' ? [value] : value;
+    if (declared.names.has(name) && value !== undefined) kept[name] = declared.lists.has(name) && typeof value === 'string' ? [value] : value;
   const unstorable = unstorableTextPaths(kept).map((path) => `query.${path}: contains NUL or an unpaired surrogate`);
   if (unstorable.length > 0) throw new ValidationFailed(unstorable);
   return kept;

@@ -54,16 +54,12 @@ function mergePatchValidator(api: OpenAPIBackend, operation: Operation<Document>
 
 /**
  * Runs an operation's validators on the request's parts, as openapi-backend's validateRequest does
- * but without parsing the request again: a single query value of an array parameter becomes a
- * one-item array, and the body is validated when it is JSON (or when the request says it is).
+ * but without parsing the request again. The query is the declared one (request-parsing.ts: a
+ * single value of a list parameter already a one-item array); the validators coerce copies of the
+ * path and query values, and the body is validated when it is JSON (or when the request says it is).
  */
-export function validateRequest(operation: Operation<Document>, validators: ValidateFunction[], parts: RequestParts): Validated {
+export function validateRequest(validators: ValidateFunction[], parts: RequestParts): Validated {
   const query: Record<string, unknown> = { ...parts.query };
-  for (const parameter of (operation.parameters ?? []) as Array<{ in?: string; name?: string; schema?: { type?: unknown } }>) {
-    if (parameter.in === 'query' && parameter.schema?.type === 'array' && typeof query[parameter.name!] === 'string') {
-      query[parameter.name!] = [query[parameter.name!]];
-    }
-  }
   const params: Record<string, unknown> = { ...parts.params };
   const subject: Record<string, unknown> = { path: params, query, header: parts.headers, cookie: {} };
   const contentType = String([parts.headers['content-type']].flat()[0] ?? '')
