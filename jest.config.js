@@ -23,8 +23,5 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
-  // Three workers on two cores: much of a test file's time is waiting (service processes starting,
-  // deliveries, the scheduler), and the suite took 485 s with three against 562 s with two
-  // (2026-11-26, one run each on a quiet machine, .ci/run's step times).
-  maxWorkers: 3,
+  maxWorkers: 2,
 };
