@@ -98,7 +98,14 @@ describe('When an endpoint stops answering', () => {
     for (let i = 0; i < 4; i++) await b.newGuarantee();
     const attempts = () => world.db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } });
     await until(async () => (await attempts()) >= 3, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Settled: every delivery waits for a paced turn. A delivery put off over the endpoint's share
+    // (1-2 s) or due for a 100 ms retry comes back, finds the endpoint paced and is put off to a turn;
+    // a fixed wait raced those on a loaded machine. At full rate they would all fail instead.
+    const waitingForTurn = async () => {
+      const deliveries = await world.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+      return deliveries.length > 0 && deliveries.every((d) => d.status === 'pending' && d.nextAttemptAt!.getTime() > Date.now() + 9_000);
+    };
+    await until(waitingForTurn, 15_000);
     // At full rate: 4 deliveries x 7 attempts within about a second. Paced: the 3 that started it,
     // those already under way when it began (at most one per slot), and one paced turn.
     expect(await attempts()).toBeLessThanOrEqual(3 + 4 + 1);
