@@ -82,8 +82,8 @@ const MAX_BODY = '100kb';
 
 /** The router of one API document; throws at start-up when the declarations do not match the document. */
 export async function createApiRouter<Work>(options: PipelineOptions<Work>): Promise<express.Router> {
-  // openapi-backend dereferences (a copy of) the document and compiles its validators; the pipeline
-  // below routes, parses and validates each request once with them.
+  // openapi-backend dereferences (a copy of) the document; the pipeline below routes, parses and
+  // validates each request once, with validators compiled at each operation's first request.
   const api = new OpenAPIBackend({
     definition: options.document as unknown as Document,
     strict: true,
@@ -96,7 +96,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   const operations = api.getOperations();
   checkRegistry(options.name, operations, options.operations);
   const router = new DocumentRouter(operations);
-  const validators = requestValidators(api);
+  const validatorsOf = requestValidators(api);
   const plans = new Map(operations.map((operation) => [operation.operationId!, planOf(operation)]));
   const declarations = new Map<string, DeclaredOperation<Work>>(options.operations.map((declared) => [declared.operationId, declared]));
   const mediaTypes = declaredMediaTypes(options.document);
@@ -141,7 +141,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const body = parseBody(mediaTypes.get(operationId) ?? [], req);
     // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
     // the body that are well-formed, next to the schema's findings.
-    const validated = validateRequest(validators.get(operationId)!, { params, query, headers, body });
+    const validated = validateRequest(validatorsOf(operationId), { params, query, headers, body });
     const declared = declarations.get(operationId);
     if (validated.errors.length > 0) {
       const rules = declared?.ruleProblems;

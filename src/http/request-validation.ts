@@ -1,6 +1,6 @@
 /**
  * Validation of a request that was parsed once (pipeline.ts), with the validators openapi-backend
- * compiled from the document at start-up: its parameters' validator (path, query and header
+ * compiles from the document: its parameters' validator (path, query and header
  * values, coerced to their declared types in place) and its body's. openapi-backend compiles a
  * body validator only for `application/json`; a body declared only as
  * `application/merge-patch+json` (a partner's patch) gets one here, from the same schema in the
@@ -33,14 +33,22 @@ interface DeclaredBody {
   required?: boolean;
 }
 
-/** The request validators of every operation of an initialised backend, by operationId. */
-export function requestValidators(api: OpenAPIBackend): Map<string, ValidateFunction[]> {
-  const validators = new Map<string, ValidateFunction[]>();
-  for (const operation of api.getOperations()) {
-    const operationId = operation.operationId!;
-    validators.set(operationId, [...api.validator.getRequestValidatorsForOperation(operationId), ...mergePatchValidator(api, operation)]);
-  }
-  return validators;
+/**
+ * The request validators of an operation of an initialised backend, compiled at the operation's
+ * first request and kept (openapi-backend, run with `quick`, compiles lazily too). Compiling every
+ * operation's schemas up front is most of the time an app takes to build: each start of the service
+ * and of every test file's app paid it for operations it never answers.
+ */
+export function requestValidators(api: OpenAPIBackend): (operationId: string) => ValidateFunction[] {
+  const compiled = new Map<string, ValidateFunction[]>();
+  return (operationId) => {
+    let validators = compiled.get(operationId);
+    if (!validators) {
+      validators = [...api.validator.getRequestValidatorsForOperation(operationId), ...mergePatchValidator(api, api.getOperation(operationId)!)];
+      compiled.set(operationId, validators);
+    }
+    return validators;
+  };
 }
 
 function mergePatchValidator(api: OpenAPIBackend, operation: Operation<Document>): ValidateFunction[] {

@@ -1,8 +1,8 @@
 /** Helpers of the sandbox time-travel tests: a guarantee's events from the feed, its stored clock. */
 import request from 'supertest';
-import { Prisma } from '../../src/generated/prisma/client';
 import { API, type PartnerApi } from '../support/partner-api';
 import type { TestApp, World } from '../support/test-app';
+import { feedCaughtUp } from '../webhooks/webhook-support';
 
 export const DAY_MS = 86_400_000;
 export const SYSTEM = { name: 'system', serviceAccount: true };
@@ -14,23 +14,9 @@ export interface FeedEvent {
   data: { status?: string; rentalInsuranceId?: number; rentalInsurance?: { id: number }; statementEntry?: { date: string; type: string } };
 }
 
-/**
- * The feed shows an event once every transaction older than it has ended anywhere on the server
- * (src/events/event-feed.ts), and the test files running beside this one share that server: wait
- * until every transaction running now has ended (at most 20 s), so that all this test wrote is in it.
- */
-async function feedCaughtUp(world: World): Promise<void> {
-  const horizonOf = async (column: Prisma.Sql) => (await world.db.$queryRaw<Array<{ xid: bigint }>>`SELECT ${column}::text::bigint AS xid`)[0]!.xid;
-  const horizon = await horizonOf(Prisma.sql`pg_snapshot_xmax(pg_current_snapshot())`);
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-    if ((await horizonOf(Prisma.sql`pg_snapshot_xmin(pg_current_snapshot())`)) >= horizon) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Every event of the agency about guarantee `id`, in feed order (the order they were stored). */
 export async function eventsOf(world: World, id: number): Promise<FeedEvent[]> {
-  await feedCaughtUp(world);
+  await feedCaughtUp(world.db);
   const events: FeedEvent[] = [];
   let after: string | undefined;
   for (;;) {

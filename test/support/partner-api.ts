@@ -18,6 +18,7 @@
 import request from 'supertest';
 import type { Test } from 'supertest';
 import type { Express } from 'express';
+import type { Database } from '../../src/database/prisma-client';
 import type { components, operations } from '../../src/generated/partner-api';
 import { guaranteeBody, newKey } from './factories';
 
@@ -47,6 +48,8 @@ export interface AppTarget {
   readonly app: Express;
   /** The caller when none is given: a world's first ready-made agency. */
   readonly agency?: Caller;
+  /** The app's database, when a reader must wait for the shared server (the event feed, webhook-support.ts). */
+  readonly db?: Database;
 }
 
 /**

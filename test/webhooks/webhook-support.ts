@@ -10,6 +10,8 @@ import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { loadContract } from '../../src/contract/load-contract';
+import type { Database } from '../../src/database/prisma-client';
+import { Prisma } from '../../src/generated/prisma/client';
 import { newKey } from '../support/factories';
 import { API, withQuery, type AppTarget, type Caller, type Query } from '../support/partner-api';
 
@@ -108,6 +110,20 @@ export function payloadProblems(event: { type: string }): string[] {
   return validate(event) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
 }
 
+/**
+ * The feed shows an event once every transaction older than it has ended anywhere on the server
+ * (src/events/event-feed.ts), and the test files running beside this one share that server: waits
+ * until every transaction running now has ended (at most 20 s), so that all a test wrote is in it.
+ */
+export async function feedCaughtUp(db: Database): Promise<void> {
+  const horizonOf = async (column: Prisma.Sql) => (await db.$queryRaw<Array<{ xid: bigint }>>`SELECT ${column}::text::bigint AS xid`)[0]!.xid;
+  const horizon = await horizonOf(Prisma.sql`pg_snapshot_xmax(pg_current_snapshot())`);
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+    if ((await horizonOf(Prisma.sql`pg_snapshot_xmin(pg_current_snapshot())`)) >= horizon) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The endpoints API and the feed, as one agency. */
 export function webhookClient(target: AppTarget, who: Caller | (() => Caller)) {
   const auth = () => (typeof who === 'function' ? who() : who).auth;
@@ -131,7 +147,11 @@ export function webhookClient(target: AppTarget, who: Caller | (() => Caller)) {
         .set(auth()),
     redeliver: (id: string, deliveryId: string) => write('post', `${ENDPOINTS}/${id}/deliveries/${deliveryId}/redeliver`),
     redeliverFailed: (id: string, body: unknown, key?: string) => write('post', `${ENDPOINTS}/${id}/redeliver-failed`, body, key),
-    events: (query: Query = {}) => request(target.app).get(withQuery(EVENTS, query)).set(auth()),
+    /** The feed, once every transaction running now on the shared server has ended (`feedCaughtUp`). */
+    events: async (query: Query = {}) => {
+      if (target.db) await feedCaughtUp(target.db);
+      return request(target.app).get(withQuery(EVENTS, query)).set(auth());
+    },
     /** Registers an endpoint for `url` (every type unless given) and returns its id and secret; throws unless 201. */
     register: async (url: string, eventTypes = ALL_TYPES): Promise<{ id: string; secret: string; etag: string }> => {
       const response = await write('post', ENDPOINTS, { url, eventTypes });
