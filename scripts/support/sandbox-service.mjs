@@ -98,8 +98,13 @@ export async function startSandboxService({ name, env = {}, command = [path.join
   async function stop() {
     if (child.exitCode === null && child.signalCode === null) {
       signal('SIGTERM');
-      const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000));
-      if ((await Promise.race([exited, timeout])) === 'timeout') {
+      // Cleared once the race is over: a pending 15 s timer kept every caller's process (a client
+      // test file, the example) alive that long after its service had stopped.
+      let timer;
+      const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), 15_000)));
+      const outcome = await Promise.race([exited, timeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
         signal('SIGKILL');
         await exited;
       }
