@@ -130,7 +130,7 @@ export async function recordAttempt(db: Database, attempt: AttemptRecord, attemp
   return row?.recorded ?? false;
 }
 
-/** A delivery whose endpoint was disabled before its attempt came: it ends as failed. */
+/** A delivery that ends without another attempt (its endpoint was disabled before the attempt came, or it reached the attempt cap): failed. */
 export async function failDelivery(db: Database, deliveryId: string): Promise<void> {
   await db.$executeRaw`
     WITH ${interruptEarlierAttempts(deliveryId)}
