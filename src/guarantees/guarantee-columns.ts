@@ -5,9 +5,10 @@
  * (the schema's `@map` rule for every field), and the values a statement writes are typed by the
  * generated `RentalInsurance` model's fields, so an unknown or misspelt field does not compile. Rows come
  * back as Prisma's row types (the same values the model API returns); the co-tenants' JSON shape is
- * the generated `CoTenant` model under the same rule. The casts of `$queryRaw<GuaranteeRecord[]>`
- * remain unchecked against what PostgreSQL returns (Prisma's TypedSQL would check them: not done,
- * see bench/results.md, "Unit of work").
+ * the generated `CoTenant` model under the same rule. The compiler does not check the casts of
+ * `$queryRaw<GuaranteeRecord[]>` against what PostgreSQL returns (Prisma's TypedSQL would: not done,
+ * see bench/results.md, "Unit of work"); test/guarantees/raw-rows-match-model.test.ts does, against
+ * the model API's read of the same rows.
  */
 import { Prisma, type CoTenant, type RentalInsurance } from '../generated/prisma/client';
 import type { GuaranteeRow } from './guarantee-mapper';
