@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { Config } from '../config';
 import { connectionLost } from './driver-errors';
 
 const STATEMENTS_PER_CONNECTION = 100;
@@ -111,4 +112,10 @@ export class UnnamedStatementClient extends StatementCachingClient {
   protected override nameFor(): undefined {
     return undefined;
   }
+}
+
+/** Whether the pool names its statements (DATABASE_STATEMENT_CACHE, config.ts). */
+export function namesStatements(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_STATEMENT_CACHE'>): boolean {
+  if (config.DATABASE_STATEMENT_CACHE !== 'auto') return config.DATABASE_STATEMENT_CACHE === 'on';
+  return !config.DATABASE_DIRECT_URL || config.DATABASE_DIRECT_URL === config.DATABASE_URL;
 }

@@ -7,7 +7,8 @@
 import type { Server } from 'node:http';
 import { buildApp } from '../app';
 import { startTokenCache } from '../auth/revocation-listener';
-import { namesStatements, type Config } from '../config';
+import type { Config } from '../config';
+import { namesStatements } from '../database/statement-cache';
 import { logDatabaseOutagesTo } from '../database/outage-log';
 import { ReplicaReads } from '../database/replica-reads';
 import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';

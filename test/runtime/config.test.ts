@@ -1,5 +1,6 @@
 /** Configuration that would make the service unsafe or unable to run stops it at start-up, naming the variable. */
-import { ConfigError, loadConfig, namesStatements } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config';
+import { namesStatements } from '../../src/database/statement-cache';
 
 describe('When the service starts with a risky or impossible configuration', () => {
   test('then production without PUBLIC_ORIGIN is refused: its links would follow the caller-controlled Host header', () => {
