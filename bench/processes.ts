@@ -9,8 +9,13 @@ import { ensureDatabase } from '../src/database/database-server';
 import { startEmbeddedServer } from '../src/database/embedded-server';
 import { PROJECT_ROOT } from '../src/project-root';
 
-/** The benchmark's own embedded PostgreSQL port (away from the service's 54329 and the tests' 54339). */
-export const BENCH_DATABASE_PORT = 54369;
+/**
+ * The benchmark's own embedded PostgreSQL port (away from the service's 54329 and the tests' 54339);
+ * BENCH_DB_PORT moves it, so that the benchmarks of two checkouts can run side by side.
+ */
+export const BENCH_DATABASE_PORT = Number(process.env.BENCH_DB_PORT ?? 54369);
+if (!Number.isInteger(BENCH_DATABASE_PORT) || BENCH_DATABASE_PORT < 1 || BENCH_DATABASE_PORT > 65535)
+  throw new Error(`BENCH_DB_PORT must be a port number (1-65535), not ${process.env.BENCH_DB_PORT}`);
 
 export async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
