@@ -8,15 +8,9 @@ import { PrincipalCache } from '../../src/auth/principal-cache';
 import type { StoredToken } from '../../src/auth/principal';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { eventually } from '../support/wait-for';
 
 const world = useTestApp();
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !condition();) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const listenerBackends = () =>
   world.db.$queryRaw<
@@ -52,13 +46,13 @@ describe('When the listening connection is lost', () => {
     expect(listener).toBeDefined();
 
     await world.db.$queryRaw`SELECT pg_terminate_backend(${listener!.pid}::int)`;
-    await until(() => !world.principals.isTrusted);
+    expect(await eventually(() => !world.principals.isTrusted)).toBe(true);
     expect(world.principals.size).toBe(0);
     // Revoked while the listener may be down: its notification may never arrive.
     await world.db.credential.update({ where: { id: agency.credentialId }, data: { revokedAt: new Date() } });
     expect((await partner.get(id)).status).toBe(401);
 
-    await until(() => world.principals.isTrusted);
+    expect(await eventually(() => world.principals.isTrusted)).toBe(true);
     const [again] = await listenerBackends();
     expect(again!.pid).not.toBe(listener!.pid);
     expect((await partner.get(id)).status).toBe(401);

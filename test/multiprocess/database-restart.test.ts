@@ -15,6 +15,7 @@ import { errorBodyProblem } from '../support/contract-rules';
 import { guaranteeBody } from '../support/factories';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
 import { bearerFor, call, startService, stopAllServices, type FetchResult, type ServiceProcess } from '../support/service-process';
+import { eventually } from '../support/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -176,9 +177,7 @@ test('a stop and start of PostgreSQL under load: 503 during the outage, 2xx agai
   // The outage is logged once when lost, with the driver's one-line message, and once when regained;
   // not once per failed request (issue 24 item 6). The process's output may reach the test a moment
   // after the answers that followed the line: wait for it (at most 5 s) before reading.
-  for (let waited = 0; waited < 5_000 && !service.output().includes('database regained'); waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(() => service.output().includes('database regained'), { withinMs: 5_000, everyMs: 100 });
   const lines = service
     .output()
     .split('\n')

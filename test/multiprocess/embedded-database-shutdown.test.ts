@@ -17,6 +17,7 @@ import { createDatabaseClient, type Database } from '../../src/database/prisma-c
 import { guaranteeBody, newKey } from '../support/factories';
 import { holdEveryWrite, waitForLockWaiters, type HeldLock } from '../support/row-lock';
 import { bearerFor, call, freePort, startService, type FetchResult, type ServiceProcess } from '../support/service-process';
+import { eventually } from '../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -52,7 +53,7 @@ afterAll(async () => {
   const pidFile = path.join(env['EMBEDDED_DB_DIR']!, 'postmaster.pid');
   const postmaster = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
   if (isAlive(postmaster)) process.kill(postmaster, 'SIGINT');
-  for (let waited = 0; isAlive(postmaster) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(() => !isAlive(postmaster), { everyMs: 100 });
   fs.rmSync(folder, { recursive: true, force: true });
 });
 

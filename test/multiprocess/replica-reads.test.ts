@@ -12,6 +12,7 @@ import { createDatabaseClient } from '../../src/database/prisma-client';
 import { guaranteeBody } from '../support/factories';
 import { bearerFor, call, startService, stopAllServices, type ServiceProcess } from '../support/service-process';
 import { sql, startPostgresPair, type PostgresPair } from '../topology/postgres-pair';
+import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -75,12 +76,7 @@ test('a list right after a create includes it, and the replica serves lists once
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (let round = 0; round < 5; round++) expect((await call(service.origin, 'GET', '/v1/rental-insurances?size=5', auth)).status).toBe(200);
   // A backend that stays idle reports its statistics within PostgreSQL's idle flush interval (10 s).
-  let after = before;
-  for (let waited = 0; waited < 15_000 && after <= before; waited += 250) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    after = await replicaScans();
-  }
-  expect(after).toBeGreaterThan(before);
+  expect(await waitFor(replicaScans, (after) => after > before, { withinMs: 15_000, everyMs: 250 })).toBeGreaterThan(before);
 });
 
 test('with the replica paused behind a write, the partner still reads its write (from the primary)', async () => {

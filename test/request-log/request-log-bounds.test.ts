@@ -13,6 +13,7 @@ import { RequestLogWriter } from '../../src/request-log/request-log-writer';
 import type { RequestLogLine } from '../../src/request-log/request-log-line';
 import { API, asPartner } from '../support/partner-api';
 import { useTestApp, type Agency } from '../support/test-app';
+import { waitFor } from '../support/wait-for';
 
 const LOG = `${API}/v1/request-log`;
 const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0', REQUEST_LOG_FLUSH_MS: '50', REQUEST_LOG_LINES_PER_AGENCY: '5' }, { agencies: 2 });
@@ -49,11 +50,8 @@ describe('When lines grow old or numerous', () => {
   it('then a line appears by itself shortly after its answer (write-behind)', async () => {
     const agency = world.agencies[0]!;
     await asPartner(world, agency).list().set('X-Correlation-Id', 'rl-behind');
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && (await world.db.requestLogLine.count({ where: { correlationId: 'rl-behind' } })) === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(await world.db.requestLogLine.count({ where: { correlationId: 'rl-behind' } })).toBe(1);
+    const lines = () => world.db.requestLogLine.count({ where: { correlationId: 'rl-behind' } });
+    expect(await waitFor(lines, (count) => count > 0)).toBe(1);
   });
 
   it('then lines older than 7 days are not listed, and are pruned', async () => {

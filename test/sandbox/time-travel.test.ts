@@ -9,6 +9,7 @@ import { useTestApp } from '../support/test-app';
 import { totalProcessed } from '../scheduler/scheduler-helpers';
 import { guaranteePath, useStaff } from '../back-office/ops-support';
 import { advance, clockOffset, DAY_MS, eventsOf, later, plus, REVIEWER, SYSTEM } from './time-travel-support';
+import { waitFor } from '../support/wait-for';
 
 const world = useTestApp({ ENVIRONMENT: 'sandbox' }, { agencies: 1 });
 const partner = asPartner(world);
@@ -91,10 +92,10 @@ test('When a travelled guarantee is commented by the partner or by staff, then t
   }
   // The feed shows an event once every transaction that began before it has ended (a few
   // seconds at most under load): poll for both.
-  let comments: Awaited<ReturnType<typeof eventsOf>> = [];
-  for (let waited = 0; waited < 15_000 && comments.length < 2; waited += 200) {
-    if (waited > 0) await new Promise((resolve) => setTimeout(resolve, 200));
-    comments = (await eventsOf(world, created.id)).filter((event) => event.type === 'rental_insurance.comment_added');
-  }
+  const comments = await waitFor(
+    async () => (await eventsOf(world, created.id)).filter((event) => event.type === 'rental_insurance.comment_added'),
+    (found) => found.length >= 2,
+    { withinMs: 15_000, everyMs: 200 },
+  );
   expect(comments.map((event) => event.occurredAt)).toEqual([mine.body.createdAt, staff.body.createdAt]);
 });

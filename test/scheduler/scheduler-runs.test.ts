@@ -8,6 +8,7 @@ import { backOffice } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { capturingLogger, DAY_MS, processed } from './scheduler-helpers';
+import { waitFor } from '../support/wait-for';
 
 const world = useTestApp(
   { ENVIRONMENT: 'production', PUBLIC_ORIGIN: 'https://api.example.test', WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY },
@@ -132,10 +133,10 @@ test('When the scheduler is started, then it runs by itself every interval until
 
   const scheduler = startScheduler(world.db, { ...world.config, SCHEDULER_INTERVAL_MS: 50 }, logger);
   try {
-    const deadline = Date.now() + 10_000;
-    while ((await partner.current(created.id)).status !== 'expired' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      () => partner.current(created.id),
+      (guarantee) => guarantee.status === 'expired',
+    );
   } finally {
     await scheduler.stop();
   }

@@ -4,6 +4,7 @@
  * the writes wait for it, each holding its pooled connection, until the test releases it.
  */
 import type { Database, Transaction } from '../../src/database/prisma-client';
+import { waitFor } from './wait-for';
 
 /** A test's world, or any client of the database the service uses. */
 interface On {
@@ -49,11 +50,11 @@ async function hold(t: On, take: (tx: Transaction) => Promise<unknown>): Promise
 
 /** Waits until `count` statements of the test's database wait for a lock (the writes reached the held lock). */
 export async function waitForLockWaiters(t: On, count: number): Promise<void> {
-  for (let waited = 0; ; waited += 50) {
-    const [row] = await t.db.$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`;
-    if (row!.n >= count) return;
-    if (waited > 20_000) throw new Error(`only ${row!.n} of ${count} writes reached the lock`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const waiting = async () =>
+    (
+      await t.db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`
+    )[0]!.n;
+  const reached = await waitFor(waiting, (n) => n >= count, { withinMs: 20_000 });
+  if (reached < count) throw new Error(`only ${reached} of ${count} writes reached the lock`);
 }

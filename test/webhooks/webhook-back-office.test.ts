@@ -9,6 +9,7 @@ import { useTestApp } from '../support/test-app';
 import { useStaff } from '../back-office/ops-support';
 import request from 'supertest';
 import { ENDPOINTS, startReceiver, webhookClient } from './webhook-support';
+import { waitFor } from '../support/wait-for';
 
 // As in test/back-office/cli.test.ts: with DATABASE_URL set the tool never starts an embedded
 // server, and Jest's CommonJS sandbox cannot load that ESM-only module.
@@ -45,11 +46,11 @@ describe('When staff look after an agency’s webhooks', () => {
       expect.objectContaining({ id: endpoint.id, companyId: world.agency.companyId, enabled: true, url: receiver.url }),
     ]);
     expect(list.text).not.toContain('whsec_');
-    let deliveries = await ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
-    for (let i = 0; i < 30 && deliveries.body._embedded.webhookDeliveries[0]?.status !== 'succeeded'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      deliveries = await ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
-    }
+    const deliveries = await waitFor(
+      () => ops.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`),
+      (answer) => answer.body._embedded?.webhookDeliveries[0]?.status === 'succeeded',
+      { withinMs: 3_000, everyMs: 100 },
+    );
     expect(deliveries.status).toBe(200);
     expect(deliveries.body._embedded.webhookDeliveries[0]).toMatchObject({ status: 'succeeded', eventType: 'rental_insurance.status_changed' });
 
@@ -82,11 +83,11 @@ describe('When staff look after an agency’s webhooks', () => {
     await partner.newGuarantee();
     const [first] = await receiver.waitFor((all) => all.length >= 2);
 
-    let listed = await admin('webhooks', 'deliveries', '--endpoint', endpoint.id);
-    for (let i = 0; i < 30 && listed.items[0]?.status !== 'succeeded'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      listed = await admin('webhooks', 'deliveries', '--endpoint', endpoint.id);
-    }
+    const listed = await waitFor(
+      () => admin('webhooks', 'deliveries', '--endpoint', endpoint.id),
+      (answer) => answer.items[0]?.status === 'succeeded',
+      { withinMs: 3_000, everyMs: 100 },
+    );
     expect(listed).toMatchObject({
       total: 1,
       items: [
@@ -127,11 +128,11 @@ describe('When staff look after an agency’s webhooks', () => {
     await receiver.waitFor((all) => all.length >= 3);
     const [delivery] = (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries;
     const path = `/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/attempts`;
-    let page = await ops.get(`${path}?pageSize=2`);
-    for (let i = 0; i < 30 && page.body.page?.totalElements !== 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      page = await ops.get(`${path}?pageSize=2`);
-    }
+    const page = await waitFor(
+      () => ops.get(`${path}?pageSize=2`),
+      (answer) => answer.body.page?.totalElements === 3,
+      { withinMs: 3_000, everyMs: 100 },
+    );
     expect(page.status).toBe(200);
     expect(page.body.page).toEqual({ size: 2, totalElements: 3, totalPages: 2, number: 0 });
     expect(page.body._embedded.webhookAttempts).toMatchObject([

@@ -9,6 +9,7 @@ import { expectErrorBody } from '../support/error-body';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { startReceiver, verify, webhookClient, type Receiver } from './webhook-support';
+import { waitFor } from '../support/wait-for';
 
 // Four attempts 200 ms apart, then a delivery is failed.
 const world = useTestApp(
@@ -29,12 +30,16 @@ type Delivery = { id: string; eventId: string; status: string; attemptCount: num
 
 /** The endpoint's deliveries once none is pending (polling), newest first. */
 async function settled(endpointId: string, count: number): Promise<Delivery[]> {
-  for (let i = 0; i < 150; i++) {
-    const page = (await hooks.deliveries(endpointId, { pageSize: 50 })).body._embedded.webhookDeliveries as Delivery[];
-    if (page.length === count && page.every((delivery) => delivery.status !== 'pending')) return page;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`deliveries of ${endpointId} did not settle`);
+  const page = await waitFor(
+    async () => (await hooks.deliveries(endpointId, { pageSize: 50 })).body._embedded.webhookDeliveries as Delivery[],
+    (deliveries) => deliveries.length === count && deliveries.every((delivery) => delivery.status !== 'pending'),
+    { withinMs: 15_000, everyMs: 100 },
+  );
+  expect({ deliveries: page.length, pending: page.filter((delivery) => delivery.status === 'pending').length }).toEqual({
+    deliveries: count,
+    pending: 0,
+  });
+  return page;
 }
 
 /** An endpoint whose receiver answered 503 to every attempt of `events` new guarantees: that many failed deliveries. */

@@ -13,6 +13,7 @@ import { guaranteeBody, newKey } from '../support/factories';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
 import { bearerFor, call, startService, stopAllServices, type ServiceProcess } from '../support/service-process';
 import { startReceiver, verify, type Receiver } from './webhook-support';
+import { waitFor } from '../support/wait-for';
 
 jest.setTimeout(180_000);
 
@@ -71,12 +72,15 @@ test('a receiver down during a PostgreSQL restart gets every event once both are
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await postgres.start();
   // The service answers again (its pool reconnects); five more events while the receiver is still down.
-  for (let waited = 0; ; waited += 200) {
-    const read = await call(service.origin, 'GET', '/v1/rental-insurances', auth);
-    if (read.status === 200) break;
-    if (waited > 20_000) throw new Error(`the service did not recover: ${read.status}\n${service.output().slice(0, 3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const read = await waitFor(
+    () => call(service.origin, 'GET', '/v1/rental-insurances', auth),
+    (answer) => answer.status === 200,
+    {
+      withinMs: 20_000,
+      everyMs: 200,
+    },
+  );
+  if (read.status !== 200) throw new Error(`the service did not recover: ${read.status}\n${service.output().slice(0, 3000)}`);
   for (let index = 0; index < 5; index += 1) await create();
   receiver = await startReceiver(port);
 
@@ -89,11 +93,7 @@ test('a receiver down during a PostgreSQL restart gets every event once both are
     await receiver.close();
   }
   for (const delivery of receiver.received) expect(verify(secret, delivery)).toEqual(delivery.event);
-  for (let waited = 0; ; waited += 200) {
-    const pending = await db.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
-    if (pending === 0) break;
-    if (waited > 10_000) throw new Error(`${pending} deliveries did not end succeeded`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const notSucceeded = () => db.webhookDelivery.count({ where: { status: { not: 'succeeded' } } });
+  expect(await waitFor(notSucceeded, (count) => count === 0, { everyMs: 200 })).toBe(0);
   expect(service.alive()).toBe(true);
 });

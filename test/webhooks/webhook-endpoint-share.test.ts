@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useTestApp } from '../support/test-app';
+import { eventually } from '../support/wait-for';
 import { webhookClient } from './webhook-support';
 
 jest.setTimeout(180_000);
@@ -41,14 +42,6 @@ async function receiver(delayMs: number) {
   return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
 }
 
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** The slow endpoint gets FLOOD test deliveries; then the fast one gets 5, one after the other: each one's lag, and the slow one's peak of attempts at once. */
 async function fastBesideSlow(share: string): Promise<{ lagsMs: number[]; peakSlow: number }> {
   const settings = {
@@ -63,7 +56,7 @@ async function fastBesideSlow(share: string): Promise<{ lagsMs: number[]; peakSl
   const slowEndpoint = await hooks.register(slow.url);
   const fastEndpoint = await hooks.register(fast.url);
   for (let i = 0; i < FLOOD; i++) expect((await hooks.test(slowEndpoint.id)).status).toBe(202);
-  await until(() => slow.state.open >= Math.min(Number(share), 6), 10_000);
+  expect(await eventually(() => slow.state.open >= Math.min(Number(share), 6), { withinMs: 10_000 })).toBe(true);
 
   const lagsMs: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -71,7 +64,7 @@ async function fastBesideSlow(share: string): Promise<{ lagsMs: number[]; peakSl
     const answer = await hooks.test(fastEndpoint.id);
     expect(answer.status).toBe(202);
     const eventId = answer.body.eventId as string;
-    await until(() => fast.state.arrived.has(eventId), 30_000);
+    expect(await eventually(() => fast.state.arrived.has(eventId), { withinMs: 30_000, everyMs: 20 })).toBe(true);
     lagsMs.push(fast.state.arrived.get(eventId)! - sent);
   }
   const peakSlow = slow.state.peak;

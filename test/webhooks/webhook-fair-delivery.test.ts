@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { eventually, waitFor } from '../support/wait-for';
 import { startReceiver, webhookClient } from './webhook-support';
 
 jest.setTimeout(120_000);
@@ -39,14 +40,6 @@ async function silentReceiver() {
   return { state, url: (path: string) => `${url}${path}` };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** B's 4 silent endpoints get 3 events each; then A's one event: how long until A's receiver has it, and B's peak of held attempts. */
 async function aBehindB(share: string): Promise<{ lagMs: number; peakB: number }> {
   const deliverer = await world.anotherApp({
@@ -63,7 +56,7 @@ async function aBehindB(share: string): Promise<{ lagMs: number; peakB: number }
   world.beforeClose(() => receiverA.close());
   const endpointA = await hooksA.register(receiverA.url, STATUS);
   for (let i = 0; i < 3; i++) await b.newGuarantee();
-  await until(() => silent.state.open >= Math.min(Number(share), 4), 10_000);
+  expect(await eventually(() => silent.state.open >= Math.min(Number(share), 4), { withinMs: 10_000 })).toBe(true);
 
   const created = Date.now();
   await a.newGuarantee();
@@ -97,7 +90,7 @@ describe('When an endpoint stops answering', () => {
     const endpoint = await hooksB.register('http://127.0.0.1:9/gone', STATUS);
     for (let i = 0; i < 4; i++) await b.newGuarantee();
     const attempts = () => world.db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } });
-    await until(async () => (await attempts()) >= 3, 10_000);
+    expect(await waitFor(attempts, (count) => count >= 3)).toBeGreaterThanOrEqual(3);
     // Settled: every delivery waits for a paced turn. A delivery put off over the endpoint's share
     // (1-2 s) or due for a 100 ms retry comes back, finds the endpoint paced and is put off to a turn;
     // a fixed wait raced those on a loaded machine. At full rate they would all fail instead.
@@ -105,7 +98,7 @@ describe('When an endpoint stops answering', () => {
       const deliveries = await world.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
       return deliveries.length > 0 && deliveries.every((d) => d.status === 'pending' && d.nextAttemptAt!.getTime() > Date.now() + 9_000);
     };
-    await until(waitingForTurn, 15_000);
+    expect(await eventually(waitingForTurn, { withinMs: 15_000 })).toBe(true);
     // At full rate: 4 deliveries x 7 attempts within about a second. Paced: the 3 that started it,
     // those already under way when it began (at most one per slot), and one paced turn.
     expect(await attempts()).toBeLessThanOrEqual(3 + 4 + 1);

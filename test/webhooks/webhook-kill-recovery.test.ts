@@ -15,6 +15,7 @@ import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { webhookClient } from './webhook-support';
 import { INTERRUPTED_ERROR, IN_PROGRESS_ERROR } from '../../src/webhooks/attempt-outcome';
+import { eventually, waitFor as waitForRecord } from '../support/wait-for';
 
 jest.setTimeout(150_000);
 
@@ -46,11 +47,7 @@ async function holdingReceiver(senders: () => ServiceProcess[]) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const waitFor = async (count: number, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (arrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    return arrivals.length >= count;
-  };
+  const waitFor = (count: number, withinMs: number) => eventually(() => arrivals.length >= count, { withinMs });
   const close = () => {
     server.closeAllConnections();
     return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -121,9 +118,11 @@ it('runs again on the other process, within the documented bound, an attempt who
 
   expect(await world.db.webhookDelivery.count()).toBe(1);
   // The answered attempt is being recorded: wait for it.
-  const deadline = Date.now() + 10_000;
-  const completed = () => world.db.webhookAttempt.count({ where: { state: 'completed' } });
-  while ((await completed()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitForRecord(
+    () => world.db.webhookAttempt.count({ where: { state: 'completed' } }),
+    (completed) => completed > 0,
+    { everyMs: 100 },
+  );
   const recorded = await world.db.webhookAttempt.findMany({ orderBy: { id: 'asc' } });
   // One recorded attempt per request received: the killed one (interrupted) and the answered one.
   expect(recorded).toHaveLength(receiver.arrivals.length);

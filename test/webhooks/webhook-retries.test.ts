@@ -6,6 +6,7 @@
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { startReceiver, verify, webhookClient, type Receiver } from './webhook-support';
+import { waitFor } from '../support/wait-for';
 
 const world = useTestApp(
   { WEBHOOK_DELIVERY_CONCURRENCY: '2', WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200', SCHEDULER_INTERVAL_MS: '0' },
@@ -47,11 +48,11 @@ describe('When the receiver fails', () => {
     receiver.script.push(503, 503, 503, 503);
     await partner.newGuarantee();
     await receiver.waitFor((all) => all.length >= 4);
-    let delivery: { id: string; status: string } | undefined;
-    for (let i = 0; i < 40 && delivery?.status !== 'failed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      delivery = (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries[0];
-    }
+    const delivery = await waitFor(
+      async () => (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries[0] as { id: string; status: string } | undefined,
+      (first) => first?.status === 'failed',
+      { withinMs: 4_000, everyMs: 100 },
+    );
     expect(delivery?.status).toBe('failed');
     expect((await hooks.get(endpoint.id)).body.failingSince).not.toBeNull();
     const again = await hooks.redeliver(endpoint.id, delivery!.id);
@@ -76,11 +77,11 @@ describe('When the receiver fails', () => {
     receiver.script.push(410);
     await partner.newGuarantee();
     await receiver.waitFor((all) => all.length >= 1);
-    let read = await hooks.get(endpoint.id);
-    for (let i = 0; i < 40 && read.body.enabled; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      read = await hooks.get(endpoint.id);
-    }
+    const read = await waitFor(
+      () => hooks.get(endpoint.id),
+      (answer) => !answer.body.enabled,
+      { withinMs: 4_000, everyMs: 100 },
+    );
     expect(read.body).toMatchObject({ enabled: false, disabledReason: 'gone' });
     await partner.newGuarantee();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -104,11 +105,11 @@ describe('When an endpoint has been failing for days', () => {
     receiver.script.push(500);
     await partner.newGuarantee();
     await receiver.waitFor((all) => all.length >= 1);
-    let read = await hooks.get(endpoint.id);
-    for (let i = 0; i < 40 && read.body.enabled; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      read = await hooks.get(endpoint.id);
-    }
+    const read = await waitFor(
+      () => hooks.get(endpoint.id),
+      (answer) => !answer.body.enabled,
+      { withinMs: 4_000, everyMs: 100 },
+    );
     expect(read.body).toMatchObject({ enabled: false, disabledReason: 'failing' });
     const [delivery] = (await hooks.deliveries(endpoint.id)).body._embedded.webhookDeliveries;
     expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });

@@ -12,6 +12,7 @@ import { useTestApp, type Agency } from '../support/test-app';
 import { newDirector, opsClient } from '../back-office/ops-support';
 import { daysFromToday, entry, postEntries } from '../financial/ledger-factory';
 import { startReceiver, webhookClient, type Receiver } from './webhook-support';
+import { waitFor } from '../support/wait-for';
 
 const world = useTestApp({ WEBHOOK_RETRY_SCHEDULE_MS: '200', SCHEDULER_INTERVAL_MS: '0' });
 const companyId = `scopes-${randomUUID()}`;
@@ -27,11 +28,11 @@ beforeAll(async () => {
   await postEntries(world.db, companyId, [entry(daysFromToday(0), 'fee', 1500n, 'Monthly fee')]);
   // The feed shows an event once every transaction begun before it has ended (a few seconds at
   // most, the contract says): wait until both are in it, so each read below sees the same feed.
-  for (let waited = 0; waited < 15_000; waited += 200) {
+  const types = async () => {
     const seen = (await webhookClient(world, full).events({ limit: 200 })).body._embedded?.events as Array<{ type: string }> | undefined;
-    if (new Set(seen?.map((event) => event.type)).size >= 2) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    return new Set(seen?.map((event) => event.type)).size;
+  };
+  await waitFor(types, (count) => count >= 2, { withinMs: 15_000, everyMs: 200 });
 });
 
 async function feedTypes(agency: Agency): Promise<string[]> {
@@ -100,13 +101,12 @@ describe('When the endpoint’s credential loses a scope or is revoked', () => {
     expect((await opsClient(world, director).post(`/v1/agency/credentials/${owner.credentialId}/revoke`)).status).toBe(200);
     await world.anotherApp({ WEBHOOK_DELIVERY_CONCURRENCY: '2', WEBHOOK_RETRY_SCHEDULE_MS: '200', SCHEDULER_INTERVAL_MS: '0' });
     const reader = webhookClient(world, full);
-    const deadline = Date.now() + 15_000;
-    let settled: Array<{ status: string; attempts: Array<{ responseStatus: number | null; error: string | null }> }> = [];
-    while (Date.now() < deadline) {
-      settled = (await reader.deliveries(endpoint.id)).body._embedded.webhookDeliveries;
-      if (settled.every((delivery) => delivery.status !== 'pending')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    type Settled = Array<{ status: string; attempts: Array<{ responseStatus: number | null; error: string | null }> }>;
+    const settled = await waitFor(
+      async () => (await reader.deliveries(endpoint.id)).body._embedded.webhookDeliveries as Settled,
+      (deliveries) => deliveries.every((delivery) => delivery.status !== 'pending'),
+      { withinMs: 15_000, everyMs: 100 },
+    );
     expect(settled.map((delivery) => delivery.status)).toEqual(['failed', 'failed', 'failed']);
     for (const delivery of settled) {
       expect(delivery.attempts).toEqual([

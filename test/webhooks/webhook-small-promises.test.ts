@@ -7,6 +7,7 @@
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { startReceiver, verify, webhookClient } from './webhook-support';
+import { eventually } from '../support/wait-for';
 
 const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0', WEBHOOK_DELIVERY_CONCURRENCY: '2' }, { agencies: 1 });
 const hooks = webhookClient(world, () => world.agency);
@@ -14,9 +15,7 @@ const hooks = webhookClient(world, () => world.agency);
 beforeAll(async () => {
   await asPartner(world).newGuarantee();
   // The feed shows an event once every older transaction of the server has ended (event-feed.ts).
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if ((await hooks.events({})).body._embedded.events.length > 0) break;
-  }
+  await eventually(async () => (await hooks.events({})).body._embedded.events.length > 0, { withinMs: 15_000, everyMs: 100 });
 });
 
 async function eventCount(query: Record<string, string>): Promise<number> {

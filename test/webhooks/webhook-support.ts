@@ -14,6 +14,7 @@ import type { Database } from '../../src/database/prisma-client';
 import { Prisma } from '../../src/generated/prisma/client';
 import { newKey } from '../support/factories';
 import { API, withQuery, type AppTarget, type Caller, type Query } from '../support/partner-api';
+import { eventually, waitFor } from '../support/wait-for';
 
 export const ENDPOINTS = `${API}/v1/webhook-endpoints`;
 export const EVENTS = `${API}/v1/events`;
@@ -64,10 +65,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     script,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     waitFor: async (predicate, ms = 15_000) => {
-      const deadline = Date.now() + ms;
-      while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${ms} ms; got ${received.map((r) => r.event.type).join(', ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!(await eventually(() => predicate(received), { withinMs: ms }))) {
+        throw new Error(`receiver: condition not met in ${ms} ms; got ${received.map((r) => r.event.type).join(', ')}`);
       }
       return received;
     },
@@ -118,10 +117,11 @@ export function payloadProblems(event: { type: string }): string[] {
 export async function feedCaughtUp(db: Database): Promise<void> {
   const horizonOf = async (column: Prisma.Sql) => (await db.$queryRaw<Array<{ xid: bigint }>>`SELECT ${column}::text::bigint AS xid`)[0]!.xid;
   const horizon = await horizonOf(Prisma.sql`pg_snapshot_xmax(pg_current_snapshot())`);
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-    if ((await horizonOf(Prisma.sql`pg_snapshot_xmin(pg_current_snapshot())`)) >= horizon) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    () => horizonOf(Prisma.sql`pg_snapshot_xmin(pg_current_snapshot())`),
+    (xmin) => xmin >= horizon,
+    { withinMs: 20_000 },
+  );
 }
 
 /** The endpoints API and the feed, as one agency. */
