@@ -5,11 +5,12 @@
  * as the unprivileged `postgres` user when the tests run as root (PgBouncer refuses root), and can
  * be restarted on the same port. `stop()` (afterAll) ends it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port';
+import { restartableChild } from './restartable-child';
 
 export interface PgBouncer {
   port: number;
@@ -52,36 +53,25 @@ export async function startPgBouncer(server: string, poolSize = 20, port?: numbe
     ].join('\n'),
   );
   fs.chmodSync(configFile, 0o644);
-  let child: ChildProcess | undefined;
   const asRoot = process.getuid?.() === 0;
-  const start = async () => {
-    child = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), configFile], { stdio: 'ignore' });
-    for (let waited = 0; ; waited += 50) {
-      if (child.exitCode !== null) throw new Error(`pgbouncer exited: ${fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-2000)}`);
-      if (spawnSync('bash', ['-c', `exec 3<>/dev/tcp/127.0.0.1/${listenPort}`]).status === 0) return;
-      if (waited > 10_000) throw new Error('pgbouncer did not listen within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const stop = async () => {
-    const running = child;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGTERM'); // immediate shutdown: clients lose their connections, as in a crash
-    });
-  };
-  await start();
+  const pooler = restartableChild(
+    'pgbouncer',
+    () => spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), configFile], { stdio: 'ignore' }),
+    listenPort,
+    'SIGTERM', // immediate shutdown: clients lose their connections, as in a crash
+    () => fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-2000),
+  );
+  await pooler.start();
   return {
     port: listenPort,
-    pid: () => (child && child.exitCode === null ? child.pid : undefined),
+    pid: pooler.pid,
     url: (database) => `postgresql://pooled@127.0.0.1:${listenPort}/${database}`,
     async restart() {
-      await stop();
-      await start();
+      await pooler.stop();
+      await pooler.start();
     },
     async stop() {
-      await stop();
+      await pooler.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
