@@ -27,13 +27,15 @@ export async function database(): Promise<{ url: string; stop: () => Promise<voi
 /**
  * The service starts exactly as `npm start` starts it (its Node and allocator settings included):
  * the script ends in `exec node`, so the pid measured is the service's own.
- * BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it under load.
+ * BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it under load. They go
+ * after `npm start`'s own Node options, just before the script: V8 takes the last of a repeated
+ * flag, so `--max-semi-space-size=8` there replaces the start script's value instead of losing to it.
  */
 export function startService(env: Record<string, string>, readyUrl: string, projectRoot = PROJECT_ROOT): Promise<ChildProcess> {
   const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const extra = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
   // METRICS_PORT 0: any free port, so that a service already running on this host (9464) does not stop the bench.
-  const command = packageJson.scripts.start.replace('exec node ', `exec node ${extra} `);
+  const command = packageJson.scripts.start.replace(' dist/src/main.js', ` ${extra} dist/src/main.js`);
   return waitUntilReady(
     'service',
     spawn('sh', ['-c', command], { cwd: projectRoot, env: { ...process.env, METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'inherit'] }),
