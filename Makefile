@@ -60,8 +60,9 @@ topology-test: build ## The production topology test: hosts behind HAProxy, PgBo
 
 # Issue 24 item 5: the previous release (the commit before the newest migration with this lockfile,
 # or ROLLING_BASE) built in a temporary directory, serving while this one starts and migrates.
-rolling-deploy-test: build ## A rolling deploy: the previous release keeps answering while this one applies its migrations (builds it: minutes)
-	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/'
+rolling-deploy-test: build ## A rolling deploy: the previous release keeps answering while this one applies its migrations (builds it: seconds on this node_modules)
+	@mkdir -p .data; rm -f .data/jest-results-rolling.json
+	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-rolling.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-rolling.json; exit $$status
 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 
