@@ -3,9 +3,10 @@
  * keeps serving on one database while this release starts beside it and applies its migrations
  * (expand, then contract: README).
  *
- * The previous release is the commit before the newest migration, or ROLLING_BASE: it runs on
- * this checkout's node_modules when it pins the same dependencies, else on its own (npm ci); it is extracted with `git archive` into a temporary directory and built there
- * (Prisma client and TypeScript). It starts first on a fresh database (its own migrations), takes
+ * The previous release is the commit before the newest migration, or ROLLING_BASE: it is
+ * extracted with `git archive` into a temporary directory and built there (Prisma client and
+ * TypeScript), on this checkout's node_modules when it pins the same dependencies, else on its own
+ * (npm ci). It starts first on a fresh database (its own migrations), takes
  * load, then this release starts on the same database (applying the newer migrations) while the
  * load on the previous one goes on: every answer of the previous release stays a 2xx, and each
  * release reads what the other wrote.
