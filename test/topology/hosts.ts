@@ -7,9 +7,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { restartableChild } from '../../scripts/topology/restartable-child';
 import { freePort } from '../support/service-process';
 
 const PROJECT_ROOT = path.join(__dirname, '..', '..');
@@ -121,28 +121,23 @@ export async function startHaproxy(hosts: Host[]): Promise<Balancer> {
       '',
     ].join('\n'),
   );
-  const child = spawn(HAPROXY, ['-f', configFile, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
-  for (let waited = 0; ; waited += 50) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited: ${output}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (open) break;
-    if (waited > 10_000) throw new Error(`haproxy did not listen: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const balancer = restartableChild(
+    'haproxy',
+    () => {
+      const child = spawn(HAPROXY, ['-f', configFile, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+      return child;
+    },
+    port,
+    'SIGTERM',
+    () => output,
+  );
+  await balancer.start();
   return {
     origin: `http://127.0.0.1:${port}`,
     async stop() {
-      if (child.exitCode === null) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await gone;
-      }
+      await balancer.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
