@@ -37,18 +37,15 @@ export interface Serving {
  * session work: the revocation LISTEN and the job queue.
  */
 export async function serve(config: Config, logger: Logger, database: { url: string; directUrl: string }): Promise<Serving> {
-  const db = createDatabaseClient(database.url, {
-    poolMax: config.DATABASE_POOL_MAX,
-    poolWaitMs: config.DATABASE_POOL_WAIT_MS,
-    namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
-  });
+  const namedStatements = namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl });
+  const db = createDatabaseClient(database.url, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS, namedStatements });
   logDatabaseOutagesTo(logger, () => db.$queryRaw`SELECT 1`);
   // The replica's own client, as large as the primary's: it carries the reads it takes off it.
   const replica = config.DATABASE_REPLICA_URL
     ? createDatabaseClient(config.DATABASE_REPLICA_URL, {
         poolMax: config.DATABASE_POOL_MAX,
         poolWaitMs: config.DATABASE_POOL_WAIT_MS,
-        namedStatements: namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl }),
+        namedStatements,
       })
     : undefined;
   const replicaReads = replica ? new ReplicaReads(db, replica, config.DATABASE_REPLICA_MAX_LAG_MS, logger) : undefined;
