@@ -106,6 +106,39 @@ describe('When the buffer is full', () => {
   });
 });
 
+describe('When one batch holds the lines of several agencies, credentials and operations', () => {
+  it('then every line is stored with its own fields, exactly as recorded', async () => {
+    const [a, b] = [world.agencies[0]!, world.agencies[1]!];
+    const batch = randomUUID().slice(0, 8);
+    const at = new Date('2026-11-28T10:11:12.345Z').getTime() + Math.floor(Math.random() * 1000);
+    const lines: RequestLogLine[] = [
+      { ...line(a, new Date(at), `rl-mix-${batch}-0`), credentialName: 'Sol "ERP" \\ Imobiliária ✓' },
+      {
+        ...line(b, new Date(at + 1), `rl-mix-${batch}-1`),
+        method: 'POST',
+        path: '/v1/rental-insurances/{id}/comments',
+        operationId: 'commentRentalInsurance',
+        resourceId: '42',
+        status: 400,
+        errorCode: 'validation_failed',
+        errorDetails: ['comment: must contain a character other than whitespace', 'tab\there, "quoted", \\ and ✓'],
+        idempotencyKey: 'key-"1"',
+        idempotentReplay: null,
+        durationMs: 12.3,
+        sourceAddress: '2001:db8::1',
+      },
+      { ...line(a, new Date(at + 2), `rl-mix-${batch}-2`), method: 'HEAD', idempotentReplay: true },
+      { ...line(b, new Date(at + 3), `rl-mix-${batch}-3`), idempotentReplay: false, durationMs: 0.1 },
+      { ...line(a, new Date(at + 4), `rl-mix-${batch}-4`), credentialName: 'Renamed since' },
+    ];
+    const writer = new RequestLogWriter(world.db, createLogger('silent'), { flushMs: 60_000 });
+    for (const recorded of lines) writer.record(recorded);
+    await writer.flush();
+    const stored = await world.db.requestLogLine.findMany({ where: { correlationId: { startsWith: `rl-mix-${batch}` } }, orderBy: { at: 'asc' } });
+    expect(stored.map(({ id: _id, ...fields }) => ({ ...fields, durationMs: Math.round(fields.durationMs * 10) / 10 }))).toEqual(lines);
+  });
+});
+
 describe('When REQUEST_LOG=off', () => {
   it('then no line is recorded, and the operation still answers', async () => {
     const quiet = await world.anotherApp({ REQUEST_LOG: 'off', SCHEDULER_INTERVAL_MS: '0' });
