@@ -32,25 +32,32 @@ export async function database(): Promise<{ url: string; stop: () => Promise<voi
  * flag, so `--max-semi-space-size=8` there replaces the start script's value instead of losing to it.
  */
 export function startService(env: Record<string, string>, readyUrl: string, projectRoot = PROJECT_ROOT): Promise<ChildProcess> {
-  const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const extra = process.env.BENCH_SERVICE_NODE_ARGS ?? '';
   // METRICS_PORT 0: any free port, so that a service already running on this host (9464) does not stop the bench.
-  const command = packageJson.scripts.start.replace(' dist/src/main.js', ` ${extra} dist/src/main.js`);
-  return waitUntilReady(
-    'service',
-    spawn('sh', ['-c', command], { cwd: projectRoot, env: { ...process.env, METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'inherit'] }),
-    { url: readyUrl },
-  );
+  return waitUntilReady('service', runLikeNpmStart(projectRoot, `${extra} dist/src/main.js`, [], { METRICS_PORT: '0', ...env }), { url: readyUrl });
 }
 
-/** Starts a node script and resolves once `readyUrl` answers 200. */
+/**
+ * Starts a node script of the bench (the reference server, the stack floors) and resolves once
+ * `readyUrl` answers 200. It runs on the service's runtime settings (`npm start`'s Node options and
+ * allocator settings: the heap's limits above all), so that a floor differs from the service by its
+ * code alone: on Node's defaults the Prisma floor grew to 205-215 MB resident (150 MB with the
+ * service's settings) and answered 1.04-1.07 times as fast for that alone (bench/results.md,
+ * "Get by id against the floor: the request log's batch and the floor's runtime").
+ */
 export function startProcess(name: string, script: string, args: string[], env: Record<string, string>, ready: Probe): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, script), ...args], {
-    cwd: PROJECT_ROOT,
+  return waitUntilReady(name, runLikeNpmStart(PROJECT_ROOT, script, args, env), ready);
+}
+
+/** `npm start`'s command with `script` in place of the service's, run with `args` (passed as they are). */
+function runLikeNpmStart(projectRoot: string, script: string, args: string[], env: Record<string, string>): ChildProcess {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = packageJson.scripts.start.replace(' dist/src/main.js', ` ${script}`);
+  return spawn('sh', ['-c', `${command} "$@"`, 'sh', ...args], {
+    cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return waitUntilReady(name, child, ready);
 }
 
 /** A request that answers 200 once the process is ready. */
