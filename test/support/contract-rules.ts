@@ -21,6 +21,8 @@ export interface DocumentOperation {
   requestMediaTypes: string[];
   declaredStatuses: string[];
   parameterNames: string[];
+  /** Query parameters the document marks required (a valid request must give them). */
+  requiredQueryParameters: string[];
 }
 
 const FILE = path.join(__dirname, '..', '..', 'openapi', 'partner.yaml');
@@ -43,6 +45,7 @@ export const documentOperations: DocumentOperation[] = Object.entries(partnerDoc
     .map(([method, operation]) => {
       const security = (operation['security'] as Array<Record<string, string[]>> | undefined) ?? (partnerDocument['security'] as never) ?? [];
       const requestBody = operation['requestBody'] ? resolve(operation['requestBody']) : undefined;
+      const parameters = ((operation['parameters'] as unknown[] | undefined) ?? []).map((parameter) => resolve(parameter));
       return {
         operationId: operation['operationId'] as string,
         method: method.toUpperCase(),
@@ -50,7 +53,10 @@ export const documentOperations: DocumentOperation[] = Object.entries(partnerDoc
         scopes: security.flatMap((requirement) => requirement['oauth2'] ?? []),
         requestMediaTypes: Object.keys((requestBody?.['content'] as Json | undefined) ?? {}),
         declaredStatuses: Object.keys((operation['responses'] as Json | undefined) ?? {}),
-        parameterNames: ((operation['parameters'] as unknown[] | undefined) ?? []).map((parameter) => resolve(parameter)['name'] as string),
+        parameterNames: parameters.map((parameter) => parameter['name'] as string),
+        requiredQueryParameters: parameters
+          .filter((parameter) => parameter['in'] === 'query' && parameter['required'] === true)
+          .map((parameter) => parameter['name'] as string),
       };
     }),
 );

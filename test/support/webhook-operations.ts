@@ -6,13 +6,13 @@
  *
  * Their writes are also entries of the operation table's shape (WEBHOOK_WRITES), so that the
  * table-driven header suite (test/hostile/headers-auth-and-preconditions.test.ts) sends them too,
- * at the endpoint and delivery that `webhookTarget` makes. Whether a write needs If-Match is read
- * from the document, not written here.
+ * at the endpoint and delivery that `webhookTarget` makes. Like the table, they are derived from
+ * the document (operation-entry.ts); only the valid bodies are written here.
  */
 import request from 'supertest';
-import { documentOperation } from './contract-rules';
+import { documentOperations } from './contract-rules';
 import { newKey } from './factories';
-import type { OperationEntry } from './operation-table';
+import { inputProblems, operationEntry, type OperationEntry, type ValidInput } from './operation-entry';
 import { API, type AppTarget, type Caller } from './partner-api';
 
 export const WEBHOOK_OPERATIONS = [
@@ -45,26 +45,21 @@ export function withWebhookIds(path: string, webhook: WebhookTarget | undefined,
 }
 
 const ENDPOINTS = '/v1/webhook-endpoints';
-const write = (operationId: string, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: () => unknown): OperationEntry => ({
-  operationId,
-  method,
-  path,
-  access: 'webhooks',
-  idPath: false,
-  coTenantPath: false,
-  ...(body ? { mediaType: method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', body } : {}),
-  ifMatch: documentOperation(operationId).parameterNames.includes('If-Match'),
-});
+const HOOK_URL = 'http://127.0.0.1:9/hooks';
 
-export const WEBHOOK_WRITES: OperationEntry[] = [
-  write('createWebhookEndpoint', 'POST', ENDPOINTS, () => ({ url: 'http://127.0.0.1:9/hooks', eventTypes: ['statement_entry.created'] })),
-  write('patchWebhookEndpoint', 'PATCH', `${ENDPOINTS}/{endpointId}`, () => ({ description: 'ERP webhooks' })),
-  write('deleteWebhookEndpoint', 'DELETE', `${ENDPOINTS}/{endpointId}`),
-  write('rotateWebhookEndpointSecret', 'POST', `${ENDPOINTS}/{endpointId}/rotate-secret`),
-  write('sendWebhookTest', 'POST', `${ENDPOINTS}/{endpointId}/test`),
-  write('redeliverWebhook', 'POST', `${ENDPOINTS}/{endpointId}/deliveries/{deliveryId}/redeliver`),
-  write('redeliverFailedWebhooks', 'POST', `${ENDPOINTS}/{endpointId}/redeliver-failed`, () => ({ since: '2026-01-01T00:00:00Z' })),
-];
+/** Valid bodies of the webhook writes that take one. */
+const WEBHOOK_INPUTS: Record<string, ValidInput> = {
+  createWebhookEndpoint: { body: () => ({ url: HOOK_URL, eventTypes: ['statement_entry.created'] }) },
+  patchWebhookEndpoint: { body: () => ({ description: 'ERP webhooks' }) },
+  redeliverFailedWebhooks: { body: () => ({ since: '2026-01-01T00:00:00Z' }) },
+};
+
+const webhookWrites = documentOperations.filter((documented) => WEBHOOK_OPERATIONS.includes(documented.operationId) && documented.method !== 'GET');
+
+export const WEBHOOK_WRITES: OperationEntry[] = webhookWrites.map((documented) => operationEntry(documented, WEBHOOK_INPUTS[documented.operationId]));
+
+/** Webhook writes that WEBHOOK_INPUTS leaves without a valid request, and inputs of writes the document no longer has. */
+export const webhookInputProblems = (): string[] => inputProblems(webhookWrites, WEBHOOK_INPUTS);
 
 /**
  * Registers an endpoint for `agency` (sandbox: a loopback URL is allowed) and sends it a test event,
@@ -76,7 +71,7 @@ export async function webhookTarget(target: AppTarget, agency: Caller): Promise<
     .set(agency.auth)
     .set('Idempotency-Key', newKey())
     .set('Content-Type', 'application/json')
-    .send(JSON.stringify({ url: 'http://127.0.0.1:9/hooks', eventTypes: ['statement_entry.created'] }));
+    .send(JSON.stringify({ url: HOOK_URL, eventTypes: ['statement_entry.created'] }));
   if (registered.status !== 201) throw new Error(`webhookTarget: register answered ${registered.status} ${registered.text}`);
   const endpointId = registered.body.id as string;
   const sent = await request(target.app).post(`${API}${ENDPOINTS}/${endpointId}/test`).set(agency.auth).set('Idempotency-Key', newKey());
