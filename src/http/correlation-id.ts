@@ -20,6 +20,6 @@ export function correlationIdOf(supplied: string | string[] | undefined): string
 
 export function correlationId(req: Request, res: Response, next: NextFunction): void {
   req.correlationId = correlationIdOf(req.get('x-correlation-id'));
-  res.set('X-Correlation-Id', req.correlationId);
+  res.setHeader('X-Correlation-Id', req.correlationId);
   next();
 }

@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
 import type { HttpResult } from './http-result';
+import { sendResult } from './send-result';
 import { answeredUnavailable } from '../database/unavailable';
 import { databaseFailed } from '../database/outage-log';
 
@@ -30,9 +31,9 @@ export function errorResult(req: Request, error: unknown): HttpResult {
   return { status: apiError.status, headers: apiError.headers, body: errorBody(apiError, req.correlationId) };
 }
 
+/** Answers an error that reached Express's error handler (outside an operation) as the pipeline answers one. */
 export function sendError(req: Request, res: Response, error: unknown): void {
-  const result = errorResult(req, error);
-  res.status(result.status).set(result.headers).json(result.body);
+  sendResult(res, errorResult(req, error));
 }
 
 export function toApiError(error: unknown): ApiError {

@@ -1,17 +1,22 @@
-/** Writes an HttpResult to Express's response. */
-import type { Response } from 'express';
+/**
+ * Writes an HttpResult as it is, through Node's own response API: the pipeline has decided the
+ * status and every header, so nothing between it and the socket decides again (Express's
+ * `res.json`/`res.send` would look up media types, re-check freshness and set headers on their own,
+ * work a get by id paid on every answer). A HEAD answer gets the GET's headers, Content-Length
+ * included, and Node leaves the body out.
+ */
+import type { ServerResponse } from 'node:http';
 import { SerializedJson, type HttpResult } from './http-result';
 
-export function sendResult(res: Response, result: HttpResult): void {
-  res.status(result.status);
-  if (result.headers) res.set(result.headers);
+export function sendResult(res: ServerResponse, result: HttpResult): void {
+  res.statusCode = result.status;
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   if (result.body === undefined || result.status === 304 || result.status === 204) {
     res.end();
-  } else if (result.body instanceof SerializedJson) {
-    res.type('application/json').send(result.body.text);
-  } else if (result.contentType) {
-    res.type(result.contentType).send(result.body);
-  } else {
-    res.json(result.body);
+    return;
   }
+  const text = result.body instanceof SerializedJson ? result.body.text : result.contentType ? String(result.body) : JSON.stringify(result.body);
+  res.setHeader('Content-Type', `${result.contentType ?? 'application/json'}; charset=utf-8`);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
