@@ -62,7 +62,7 @@ export function scenarios(inputs: ScenarioInputs): Scenario[] {
     },
     {
       name: 'get by id',
-      target: '>= 0.7 of Prisma floor, p99 < 100 ms',
+      target: '>= 0.8 of Prisma floor, p99 < 100 ms',
       method: 'GET',
       path: `${list}/${inputs.sampleId}`,
       headers: { Authorization: inputs.auth },
