@@ -6,7 +6,7 @@ import { createCredential, type CreatedCredential } from '../src/auth/credential
 import { SCOPES } from '../src/auth/scopes';
 import { todayInSaoPaulo } from '../src/database/column-values';
 import { migrateDatabase } from '../src/database/migrate';
-import { createDatabaseClient } from '../src/database/prisma-client';
+import { createDatabaseClient, type Database } from '../src/database/prisma-client';
 import { removeBenchEndpoints } from './bench-endpoints';
 import { log } from './measure';
 import { database, redact } from './processes';
@@ -40,6 +40,7 @@ export async function prepareBench(): Promise<BenchDatabase> {
     // Found by its CPF, which no scenario changes (the patch scenario rewrites external ids).
     const cpf = String(Math.floor(ROWS / 2)).padStart(11, '0');
     const sample = await db.rentalInsurance.findFirstOrThrow({ where: { companyId: BENCH_COMPANY, tenantCpfCnpj: cpf } });
+    await giveHistory(db, sample.id);
     const leftovers = await removeBenchEndpoints(db);
     if (leftovers > 0) log(`removed ${leftovers} webhook endpoints that an interrupted events A/B left subscribed`);
     const basic = `Basic ${Buffer.from(`${credential.clientId}:${credential.clientSecret}`).toString('base64')}`;
@@ -47,6 +48,32 @@ export async function prepareBench(): Promise<BenchDatabase> {
   } finally {
     await db.$disconnect();
   }
+}
+
+/** Entries of the sample's history: the history scenario reads a page of them (none are seeded otherwise). */
+const SAMPLE_HISTORY_ENTRIES = 5;
+
+/**
+ * Gives the sample guarantee its history of SAMPLE_HISTORY_ENTRIES entries, the same in every run:
+ * the seed writes none, and a history that grew with whatever write landed on the sample made the
+ * history scenario measure an empty page in one run and a full one in the next (a count and no
+ * rows against two more statements). No writing scenario touches the sample (scenarios.ts).
+ */
+async function giveHistory(db: Database, guaranteeId: bigint): Promise<void> {
+  const entries = await db.historyEntry.count({ where: { rentalInsuranceId: guaranteeId } });
+  if (entries === SAMPLE_HISTORY_ENTRIES) return;
+  await db.historyEntry.deleteMany({ where: { rentalInsuranceId: guaranteeId } });
+  await db.historyEntry.createMany({
+    data: Array.from({ length: SAMPLE_HISTORY_ENTRIES }, (_, index) => ({
+      rentalInsuranceId: guaranteeId,
+      kind: 'comment',
+      creatorName: 'Bench ERP',
+      creatorServiceAccount: true,
+      comment: `Benchmark history entry ${index + 1}.`,
+      status: 'under_review' as const,
+      previousStatus: 'under_review' as const,
+    })),
+  });
 }
 
 /**
