@@ -41,6 +41,8 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
     COMMENT_QUOTA_PER_DAY: '10000000',
+    // A day of runs stores more write responses than the bench agency's default 500,000 (then 429).
+    IDEMPOTENCY_RECORDS_PER_AGENCY: '100000000',
     SCHEDULER_INTERVAL_MS: '0',
     // No webhook delivery worker (the bench agency subscribes no endpoint; a build without webhooks ignores it).
     WEBHOOK_DELIVERY_CONCURRENCY: '0',

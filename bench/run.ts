@@ -46,6 +46,9 @@ async function main(): Promise<void> {
     RATE_LIMIT_REQUESTS: '10000000',
     // Likewise the comment quota: the comment scenario measures comments, not their 429.
     COMMENT_QUOTA_PER_DAY: '10000000',
+    // And the stored write responses of the bench agency (500,000 a day by default): a day of runs
+    // writes more, and the writes would then measure 429 idempotency_quota_exceeded.
+    IDEMPOTENCY_RECORDS_PER_AGENCY: '100000000',
     SCHEDULER_INTERVAL_MS: '0',
     // Required in production (webhook secrets at rest); a fixed key is fine for a benchmark.
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
