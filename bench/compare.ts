@@ -16,6 +16,7 @@ import { sampleMemory, startService } from './processes';
 import { statusesCell, type Measurement } from './report';
 import { scenarios } from './scenarios';
 import { accessToken, prepareBench, restoreDecidedProposals, scenarioInputs, selected, type BenchDatabase } from './setup';
+import { median } from './median';
 
 const OLD = path.resolve(process.env.OLD ?? '');
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
@@ -67,8 +68,6 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     await new Promise((resolve) => service.once('exit', resolve));
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(OLD, 'dist', 'src', 'main.js'))) throw new Error('OLD must name a built checkout (its dist/src/main.js)');

@@ -12,6 +12,7 @@ import { log, measure } from './measure';
 import { startService } from './processes';
 import type { Measurement } from './report';
 import { scenarios } from './scenarios';
+import { median } from './median';
 
 const PORT = 3796;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
@@ -70,8 +71,6 @@ export async function measureDeploymentVariants(setup: Setup): Promise<VariantRo
   }
   return rows;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The variants' table and the ratios that answer the two questions. */
 export function formatVariants(rows: VariantRow[]): string {

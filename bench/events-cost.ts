@@ -25,6 +25,7 @@ import type { Measurement } from './report';
 import { scenarios } from './scenarios';
 import { BENCH_COMPANY } from './seed';
 import { scenarioInputs, type BenchDatabase } from './setup';
+import { median } from './median';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 const MOST_ENDPOINTS = Number(process.env.BENCH_EVENT_ENDPOINTS ?? 10);
@@ -118,7 +119,6 @@ export async function measureEventsCost(setup: Setup): Promise<EventsCost> {
   return { fanOut, lastStatement, connections: setup.connections };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const cpuCell = (m: Measurement) =>
   [m.cpu.serverMs, m.cpu.postgresMs, m.cpu.loadGeneratorMs].map((ms) => (ms === undefined ? '–' : ms.toFixed(2))).join(', ');
 

@@ -7,6 +7,7 @@
 import { log, measure } from './measure';
 import type { Measurement } from './report';
 import type { Scenario } from './scenarios';
+import { median } from './median';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
 
@@ -32,13 +33,6 @@ export async function measureFloorPairs(floor: Contender, service: Contender, se
   }
   return pairs;
 }
-
-/** The middle value; with an even count, the mean of the two middle ones (not the upper one, which flatters). */
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 export function formatFloorPairs(pairs: FloorPair[]): string {
   if (pairs.length === 0) return '';

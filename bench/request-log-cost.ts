@@ -13,6 +13,7 @@ import { log, measure } from './measure';
 import { startService } from './processes';
 import type { Measurement } from './report';
 import { scenarios } from './scenarios';
+import { median } from './median';
 
 const PORT = 3797;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
@@ -86,8 +87,6 @@ export async function measureRequestLogCost(setup: Setup): Promise<RequestLogRun
   }
   return runs;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export function formatRequestLogCost(runs: RequestLogRun[]): string {
   const rate = (pair: number, setting: 'on' | 'off') =>

@@ -16,6 +16,7 @@ import { log, measure } from './measure';
 import { startService } from './processes';
 import type { Measurement } from './report';
 import { scenarios } from './scenarios';
+import { median } from './median';
 
 const PORT = 3797;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
@@ -83,8 +84,6 @@ export async function measureTopologyVariants(setup: Setup): Promise<TopologyRow
   }
   return rows;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export function formatTopologyVariants(rows: TopologyRow[]): string {
   const rate = (prefix: string, name: string) =>
