@@ -54,6 +54,4 @@ export const TABLE_OPERATIONS: DocumentOperation[] = documentOperations.filter(
 export const OPERATIONS: OperationEntry[] = TABLE_OPERATIONS.map((documented) => operationEntry(documented, VALID_INPUTS[documented.operationId]));
 
 /** Operations that VALID_INPUTS leaves without a valid request, and inputs of operations the table no longer has. */
-export function inputProblems(operations = TABLE_OPERATIONS, inputs = VALID_INPUTS): string[] {
-  return problemsOf(operations, inputs);
-}
+export const inputProblems = (): string[] => problemsOf(TABLE_OPERATIONS, VALID_INPUTS);
