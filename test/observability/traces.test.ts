@@ -67,7 +67,13 @@ function descendsFrom(span: ReceivedSpan, ancestor: ReceivedSpan, spans: Receive
 
 describe('When a partner creates a guarantee on a traced service', () => {
   it('then one trace holds the request, the pipeline steps, the statements and the queued delivery’s attempt, whose receiver gets that trace', async () => {
-    const created = await call(service.origin, 'POST', '/v1/rental-insurances', { ...world.agency.auth, 'Idempotency-Key': newKey() }, guaranteeBody());
+    const created = await call(
+      service.origin,
+      'POST',
+      '/v1/rental-insurances',
+      { ...world.agency.auth, 'Idempotency-Key': newKey() },
+      guaranteeBody(),
+    );
     expect(created.status).toBe(201);
 
     const spans = await otlp.waitFor((all) => all.some((span) => span.name === 'webhook.delivery_attempt'));
@@ -79,7 +85,9 @@ describe('When a partner creates a guarantee on a traced service', () => {
 
     // The attempt may be exported a moment after the write's last spans: wait for the whole trace.
     const trace = await otlp
-      .waitFor((all) => ['pipeline.final_statement', 'webhook.delivery_attempt'].every((name) => all.some((s) => s.traceId === server!.traceId && s.name === name)))
+      .waitFor((all) =>
+        ['pipeline.final_statement', 'webhook.delivery_attempt'].every((name) => all.some((s) => s.traceId === server!.traceId && s.name === name)),
+      )
       .then(() => inTrace(server!.traceId));
     for (const step of ['pipeline.authenticate', 'pipeline.validate', 'pipeline.idempotency_claim', 'pipeline.handler', 'pipeline.final_statement']) {
       const [span] = named(trace, step);
@@ -99,7 +107,9 @@ describe('When a partner creates a guarantee on a traced service', () => {
     expect(finalStatements.map((statement) => statement.attributes['db.query.text'])).toEqual([expect.stringContaining('INSERT INTO pgboss.job')]);
     expect(attempt!.kind).toBe(CONSUMER);
     expect(descendsFrom(attempt!, final!, trace)).toBe(true);
-    const post = trace.find((span) => span.kind === CLIENT && span.parentSpanId === attempt!.spanId && span.attributes['http.request.method'] === 'POST');
+    const post = trace.find(
+      (span) => span.kind === CLIENT && span.parentSpanId === attempt!.spanId && span.attributes['http.request.method'] === 'POST',
+    );
     expect(post).toBeDefined();
     expect(trace.some((span) => span.scope === 'prisma' && descendsFrom(span, attempt!, trace))).toBe(true);
 
@@ -110,7 +120,13 @@ describe('When a partner creates a guarantee on a traced service', () => {
   });
 
   it('then the log lines written inside the request carry its trace_id and span_id', async () => {
-    const created = await call(service.origin, 'POST', '/v1/rental-insurances', { ...world.agency.auth, 'Idempotency-Key': newKey() }, guaranteeBody());
+    const created = await call(
+      service.origin,
+      'POST',
+      '/v1/rental-insurances',
+      { ...world.agency.auth, 'Idempotency-Key': newKey() },
+      guaranteeBody(),
+    );
     expect(created.status).toBe(201);
     const correlationId = created.headers.get('x-correlation-id');
     const line = await otlp.waitFor(() => lineOf(service.output(), correlationId) !== undefined).then(() => lineOf(service.output(), correlationId)!);

@@ -44,9 +44,7 @@ export async function startService(
   const port = await freePort();
   if (options.built) ensureBuilt();
   // `npm start`'s own command (it ends in `exec node`, so the pid is the service's), with this Node first on PATH.
-  const [command, args] = options.built
-    ? ['sh', ['-c', npmStartCommand()]]
-    : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  const [command, args] = options.built ? ['sh', ['-c', npmStartCommand()]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {
