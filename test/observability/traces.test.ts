@@ -114,7 +114,7 @@ describe('When a partner creates a guarantee on a traced service', () => {
     expect(trace.some((span) => span.scope === 'prisma' && descendsFrom(span, attempt!, trace))).toBe(true);
 
     // The receiver was told the trace and the span of that POST.
-    const [delivered] = await hooks.waitFor((received) => received.length >= 1);
+    const [delivered] = await hooks.waitFor((received) => received.length >= 1, 60_000);
     if (process.env.TRACE_TREE) console.log(tree(trace));
     expect(delivered!.headers['traceparent']).toBe(`00-${server!.traceId}-${post!.spanId}-01`);
   });

@@ -77,7 +77,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     get refused() {
       return receiver.refused;
     },
-    waitFor: async (predicate, ms = 20_000) => {
+    waitFor: async (predicate, ms = 60_000) => {
       if (!(await eventually(() => predicate(spans), { withinMs: ms }))) {
         throw new Error(`OTLP receiver: condition not met in ${ms} ms; spans: ${spans.map((span) => span.name).join(', ')}`);
       }
