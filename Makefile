@@ -11,7 +11,7 @@ export CHECKPOINT_DISABLE := 1
 # it first on PATH, as npm scripts and npx already do; check-node.mjs refuses an older `node`.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
+.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-explain bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -148,6 +148,9 @@ admin: build ## Admin tool: make admin ARGS="credentials create --company acme -
 bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minutes) and write bench/results.md
 	scripts/topology/install-packages.sh
 	node dist/bench/run.js
+
+bench-explain: build ## EXPLAIN (ANALYZE, BUFFERS) of the financial reads on the bench's seeded database (bench/results.md, issue 38)
+	node dist/bench/explain-reads.js
 
 bench-compare: build ## Interleaved A/B of this checkout against another built one: make bench-compare OLD=../old-main
 	OLD=$(OLD) node dist/bench/compare.js

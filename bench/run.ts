@@ -1,14 +1,16 @@
 /**
  * `make bench`: seeds a company with BENCH_ROWS guarantees and statement entries (default
- * 1,000,000), starts the built service, a bare Express reference server and the two stack-floor
- * servers as separate processes, measures each operation with autocannon, and writes the table to
- * bench/results.md. Then, on the same database: what events cost a create (events-cost.ts), the
+ * 1,000,000), starts the built service, a bare Express reference server, the two read stack-floor
+ * servers and the write floor (write-floor-server.ts) as separate processes, measures each operation
+ * with autocannon, and writes the table to bench/results.md; get by id and a create are measured
+ * again against their floors in interleaved pairs. Then, on the same database: what traces cost a
+ * get (tracing-cost.ts), what events cost a create (events-cost.ts), the
  * deployment variants, the request log's cost (request-log-cost.ts), the topology variants, capacity with 1, 2 and 4
  * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag and bounded answers (bounded-answers.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
+ * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_TRACING (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,8 @@ import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
 import { formatTopologyVariants, measureTopologyVariants } from './topology-variants';
-import { formatFloorPairs, measureFloorPairs } from './floor-pairs';
+import { CREATE_AGAINST_WRITE_FLOOR, formatFloorPairs, measureFloorPairs } from './floor-pairs';
+import { formatTracingCost, measureTracingCost } from './tracing-cost';
 import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
@@ -32,7 +35,7 @@ import { accessToken, prepareBench, restoreDecidedProposals, ROWS, scenarioInput
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const LATENCY_CONNECTIONS = Number(process.env.BENCH_LATENCY_CONNECTIONS ?? 1);
-const PORTS = { service: 3790, reference: 3791, prismaFloor: 3794, pgFloor: 3795 };
+const PORTS = { service: 3790, reference: 3791, prismaFloor: 3794, pgFloor: 3795, writeFloor: 3796 };
 
 async function main(): Promise<void> {
   const bench = await prepareBench();
@@ -75,6 +78,13 @@ async function main(): Promise<void> {
   const floors = await Promise.all([
     startProcess('prisma floor', 'dist/bench/floor-server.js', [String(PORTS.prismaFloor), 'prisma', bench.url], {}, floorProbe(PORTS.prismaFloor)),
     startProcess('pg floor', 'dist/bench/floor-server.js', [String(PORTS.pgFloor), 'pg', bench.url], {}, floorProbe(PORTS.pgFloor)),
+    startProcess(
+      'write floor',
+      'dist/bench/write-floor-server.js',
+      [String(PORTS.writeFloor), bench.url],
+      {},
+      { url: `http://127.0.0.1:${PORTS.writeFloor}/ready` },
+    ),
   ]);
   const memory = sampleMemory(service.pid!);
   try {
@@ -114,7 +124,8 @@ async function main(): Promise<void> {
         measurements.push({ ...alone, target: scenario.latencyTarget, peakRssMb: memory.peakMb() });
       }
     }
-    const getById = scenarios(scenarioInputs(bench, token)).find((scenario) => scenario.name === 'get by id')!;
+    const all = scenarios(scenarioInputs(bench, token));
+    const getById = all.find((scenario) => scenario.name === 'get by id')!;
     const floorPairs = !selected('get by id')
       ? []
       : await measureFloorPairs(
@@ -123,6 +134,25 @@ async function main(): Promise<void> {
           SECONDS,
           CONNECTIONS,
         );
+    // The same create body and fresh keys on both sides; the floor's path is its own.
+    const create = all.find((scenario) => scenario.name === 'create')!;
+    const writeFloorPairs = !selected('create')
+      ? []
+      : await measureFloorPairs(
+          {
+            scenario: { ...create, name: 'write floor: Express + the statements of a create in one Prisma transaction', path: '/rental-insurances' },
+            origin: `http://127.0.0.1:${PORTS.writeFloor}`,
+            pid: floors[2].pid,
+          },
+          { scenario: create, origin, pid: service.pid },
+          SECONDS,
+          CONNECTIONS,
+          CREATE_AGAINST_WRITE_FLOOR,
+        );
+    const tracing =
+      !selected('tracing') || process.env.BENCH_TRACING === '0'
+        ? ''
+        : formatTracingCost(await measureTracingCost({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     // Through the service measured above (its creates), then Prisma alone.
     const events =
       !selected('events A/B') || process.env.BENCH_EVENTS === '0'
@@ -172,6 +202,8 @@ async function main(): Promise<void> {
         },
       ) +
       formatFloorPairs(floorPairs) +
+      formatFloorPairs(writeFloorPairs, CREATE_AGAINST_WRITE_FLOOR) +
+      tracing +
       events +
       variants +
       requestLog +

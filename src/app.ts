@@ -22,6 +22,7 @@ import { backOfficeApi } from './back-office/api/back-office-api';
 import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
+import { trustIncomingTraceContext } from './observability/tracing';
 import type { Lifecycle } from './health/lifecycle';
 import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
@@ -57,6 +58,8 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   // Behind a reverse proxy, the token endpoint counts failures per client address (X-Forwarded-For
   // from the proxies named here), not per proxy: one proxy address would lock out every partner.
   if (config.TRUST_PROXY) trustProxies(app, config.TRUST_PROXY);
+  // The same proxies, and only they, may hand a request's trace context on (observability/tracing.ts).
+  trustIncomingTraceContext(app.get('trust proxy fn') as (address: string, hop: number) => boolean);
   app.use(correlationId);
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is 400 (the listener lets it through to say so here).
   app.use((req: Request, _res: Response, next: NextFunction) => {

@@ -75,7 +75,10 @@ export interface Config {
   TOKEN_LOCKOUT_ANSWER_DELAY_MS: number;
   /** Token endpoint: an address that authenticated a client ID within these days is exempt from that client ID's lockout; 0 = none. */
   TOKEN_KNOWN_ADDRESS_DAYS: number;
-  /** Proxies whose X-Forwarded-For is believed (Express `trust proxy`): comma-separated addresses, subnets or loopback/linklocal/uniquelocal. */
+  /**
+   * Proxies whose X-Forwarded-For is believed (Express `trust proxy`): comma-separated addresses, subnets or loopback/linklocal/uniquelocal.
+   * With tracing on, only a request from one of them has its `traceparent` continued (docs/tracing.md); others' are only linked.
+   */
   TRUST_PROXY?: string;
   /** The agency request log (GET /v1/request-log): `off` records no new line (the operation still lists what is kept). */
   REQUEST_LOG: 'on' | 'off';

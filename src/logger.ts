@@ -1,11 +1,13 @@
 /** Structured JSON logs (pino). Credentials and tokens are redacted wherever they could appear. */
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { logTraceFields, tracingOn } from './observability/tracing';
 
 export type { Logger };
 
 /**
  * `destination`: where the lines go (stdout by default; tests capture them); `fields` join every
- * line (a cluster worker's id).
+ * line (a cluster worker's id). With tracing on, a line written inside a span carries its
+ * `trace_id` and `span_id` (observability/tracing.ts).
  */
 export function createLogger(level: string, destination?: DestinationStream, fields: Record<string, unknown> = {}): Logger {
   const options = {
@@ -15,6 +17,7 @@ export function createLogger(level: string, destination?: DestinationStream, fie
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.client_secret', '*.clientSecret', '*.access_token'],
       censor: '[redacted]',
     },
+    ...(tracingOn() ? { mixin: logTraceFields } : {}),
   };
   return destination ? pino(options, destination) : pino(options);
 }

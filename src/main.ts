@@ -2,8 +2,10 @@
  * Starts the service: configuration, database (embedded PostgreSQL unless DATABASE_URL is set),
  * migrations, then either one serving process (WEB_CONCURRENCY=1) or a cluster primary and its
  * workers (runtime/cluster.ts). Every serving process stops gracefully on SIGTERM/SIGINT; the
- * embedded database stops last.
+ * embedded database stops last. Traces start first of all, when the OTEL_* variables ask for them
+ * (observability/start-tracing.ts: the SDK must be loaded before what it instruments).
  */
+import './observability/start-tracing';
 import cluster from 'node:cluster';
 import { ensureDemoCredential } from './auth/demo-credential';
 import { ConfigError, loadConfig, type Config } from './config';

@@ -81,7 +81,9 @@ export interface EntryFilter {
 
 /**
  * One page of the company's entries, newest first (date, then id, descending), and the number of
- * matches. The count comes first, so a page past the end is never read.
+ * matches. The count comes first, so a page past the end is never read; it is a sum of the
+ * company's per-day and type counts (`statement_entry_counts`, kept by a trigger), never a count
+ * of the entries themselves.
  */
 export async function listEntries(
   db: Queryable,
@@ -89,12 +91,13 @@ export async function listEntries(
   filter: EntryFilter,
   page: { offset: number; size: number },
 ): Promise<{ rows: StatementEntryRow[]; total: number }> {
-  const where: Prisma.StatementEntryWhereInput = {
+  const where = {
     companyId,
     date: { gte: fromDateOnly(filter.startDate), lte: fromDateOnly(filter.endDate) },
     ...(filter.types.length > 0 ? { type: { in: filter.types } } : {}),
-  };
-  const total = await db.statementEntry.count({ where });
+  } satisfies Prisma.StatementEntryWhereInput & Prisma.StatementEntryCountWhereInput;
+  const counted = await db.statementEntryCount.aggregate({ _sum: { entries: true }, where });
+  const total = Number(counted._sum?.entries ?? 0n);
   if (page.offset >= total) return { rows: [], total };
   const rows = await db.statementEntry.findMany({ where, orderBy: [{ date: 'desc' }, { id: 'desc' }], skip: page.offset, take: page.size });
   return { rows, total };

@@ -14,7 +14,8 @@ import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { findGuarantee, guaranteeStatus, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
 import { takeCommentSlot } from './comment-quota';
-import { appendComment, historyPage, type Actor } from './history';
+import { appendComment, type Actor } from './history';
+import { companyHistoryPage } from './history-page';
 import { patchGuarantee } from './patch-guarantee';
 import { decideProposal } from './proposal-decisions';
 import { signaturePage } from './signatures';
@@ -43,7 +44,7 @@ export function companyGuarantees(unit: UnitOfWork, companyId: string, actor: Ac
     patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>
       patchCoTenant(unit, actor, current, cpfCnpj, changes),
     removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(unit, actor, current, cpfCnpj),
-    history: async (id: bigint, page: Page) => historyPage(db, (await owned(id)).id, page),
+    history: async (id: bigint, page: Page) => (await companyHistoryPage(db, companyId, id, page)) ?? notFound(),
     signatures: async (id: bigint, page: Page) => signaturePage(db, (await owned(id)).id, page),
     /** Comments are allowed in every status and change neither data, status nor version. */
     comment: async (id: bigint, comment: string) => {

@@ -150,10 +150,9 @@ export async function historyPage(
 type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
 
 /** What a history entry shows a partner (its id and guarantee are not shown). */
-type ShownHistoryEntry = Pick<
-  HistoryRow,
-  'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'documents' | 'createdAt'
->;
+type ShownHistoryEntry = Pick<HistoryRow, 'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'createdAt'> & {
+  documents: Array<{ id: bigint | number; fileName: string | null }>;
+};
 
 const statusObject = (status: Status | null) => ({ code: status, description: status ? STATUS_LABELS[status] : null });
 

@@ -6,6 +6,7 @@
  *    or neither does; a failure stores nothing and the key may be used again;
  *  - the write runs on a unit of work of that transaction (database/unit-of-work.ts): the history
  *    entries and events it makes are held and written by the same last statement as the outcome.
+ * Traced as the spans pipeline.idempotency_claim and pipeline.final_statement (observability/tracing.ts).
  */
 import type { Database } from '../database/prisma-client';
 import { ApiError } from '../errors';
@@ -14,6 +15,7 @@ import { keyInUse, replayedHeadersOf, replayOrRefuse } from './idempotency';
 import { claimKey, forgetRecord, saveRecord } from './idempotency-store';
 import { metrics } from '../observability/metrics';
 import { UnitOfWork } from '../database/unit-of-work';
+import { inSpan } from '../observability/tracing';
 
 export interface IdempotentWrite {
   companyId: string;
@@ -40,7 +42,7 @@ export async function runIdempotentWrite(
   const outcome = await db
     .$transaction(
       async (tx) => {
-        const claim = await claimKey(tx, companyId, key, options.retentionHours);
+        const claim = await inSpan('pipeline.idempotency_claim', () => claimKey(tx, companyId, key, options.retentionHours));
         // A finished write is replayed whether or not its lock is free, so retries of the same
         // request never queue behind each other nor get 409 once the first one has committed.
         if (claim.record && claim.record.createdAt > retentionStart) {
@@ -59,7 +61,7 @@ export async function runIdempotentWrite(
         // Two writes with one key that did not exclude each other (beside a process of an older
         // version, whose lock id differed, during a rolling deploy): the first record committed;
         // this write rolls back entirely and is told to retry, which replays the first.
-        if (!(await saveRecord(tx, companyId, key, record, unit.takeHeldCtes()))) throw keyInUse();
+        if (!(await inSpan('pipeline.final_statement', () => saveRecord(tx, companyId, key, record, unit.takeHeldCtes())))) throw keyInUse();
         return {
           ...result,
           body: bodyText === null ? undefined : new SerializedJson(bodyText),

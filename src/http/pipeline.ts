@@ -8,7 +8,9 @@
  *   precondition  ->  the declared handler on a company-scoped unit of work  ->  response headers
  *   from its typed result  ->  errors as the specification's body.
  * Authentication comes before validation so that a bad token is 401 whatever else is wrong.
- * Each part of a request is read once, by the step that needs it.
+ * Each part of a request is read once, by the step that needs it. With tracing on, the steps are
+ * spans (pipeline.authenticate, pipeline.validate, then run-operation.ts's and idempotent-write.ts's)
+ * of the request's server span, which is named after the operation's path template.
  */
 import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
@@ -33,6 +35,7 @@ import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuer
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
+import { inSpan, nameRequestRoute } from '../observability/tracing';
 import { recordAnswered, type RequestLogSink } from '../request-log/request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
 import { runOperation } from './run-operation';
@@ -130,23 +133,27 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const plan = plans.get(operationId)!;
     exchange.operationId = operationId;
     exchange.route = { path: operation.path, params };
+    nameRequestRoute(`${options.basePath}${operation.path}`);
     // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
     const headers: Headers = { ...req.headers, 'x-correlation-id': req.correlationId };
     const rawQuery = req.query as RawQuery;
     // Authentication comes first: a bad token is 401 whatever else is wrong. The body and query
     // are read only for a caller that may call the operation.
     const secured = (operation.security ?? []).length > 0;
-    const principal = secured ? await authorise(operationId, headers, rawQuery, exchange) : undefined;
-    const query = declaredQuery(plan.query, rawQuery);
-    const body = parseBody(mediaTypes.get(operationId) ?? [], req);
-    // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
-    // the body that are well-formed, next to the schema's findings.
-    const validated = validateRequest(validatorsOf(operationId), { params, query, headers, body });
+    const principal = secured ? await inSpan('pipeline.authenticate', () => authorise(operationId, headers, rawQuery, exchange)) : undefined;
     const declared = declarations.get(operationId);
-    if (validated.errors.length > 0) {
-      const rules = declared?.ruleProblems;
-      throw validationError(validated.errors, rules ? ruleProblemsBeside(validated.errors, rules(body)) : []);
-    }
+    const { query, body, validated } = inSpan('pipeline.validate', () => {
+      const query = declaredQuery(plan.query, rawQuery);
+      const body = parseBody(mediaTypes.get(operationId) ?? [], req);
+      // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
+      // the body that are well-formed, next to the schema's findings.
+      const validated = validateRequest(validatorsOf(operationId), { params, query, headers, body });
+      if (validated.errors.length > 0) {
+        const rules = declared?.ruleProblems;
+        throw validationError(validated.errors, rules ? ruleProblemsBeside(validated.errors, rules(body)) : []);
+      }
+      return { query, body, validated };
+    });
     if (!declared) throw new ApiError(501, 'not_implemented', `Operation ${operationId} is not implemented.`);
     return runOperation(
       {

@@ -3,6 +3,7 @@
  * Idempotency-Key and If-Match are read, the key is claimed in the write's transaction, the
  * precondition finds the resource and its version is checked; then the handler runs on a
  * company-scoped unit of work; and its typed result becomes the response's headers and body.
+ * Traced as the spans pipeline.precondition and pipeline.handler (observability/tracing.ts).
  */
 import type { Principal } from '../auth/principal';
 import type { Database, Queryable } from '../database/prisma-client';
@@ -15,6 +16,7 @@ import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation
 import type { OperationPlan } from './operation-plan';
 import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
 import { headerValue } from './request-parsing';
+import { inSpan } from '../observability/tracing';
 
 export interface OperationCall<Work> {
   declared: DeclaredOperation<Work>;
@@ -48,7 +50,14 @@ interface TypedResult {
 
 export async function runOperation<Work>(call: OperationCall<Work>, options: RunOptions<Work>): Promise<HttpResult> {
   const { declared, plan, facts, principal } = call;
-  if (declared.isPublic || !principal) return httpResultOf(plan, (await declared.handler(call.input, undefined, facts)) as TypedResult, facts);
+  const handlerSpan = { 'rg.operation_id': declared.operationId };
+  if (declared.isPublic || !principal) {
+    return httpResultOf(
+      plan,
+      (await inSpan('pipeline.handler', () => declared.handler(call.input, undefined, facts), handlerSpan)) as TypedResult,
+      facts,
+    );
+  }
   // A write's key is read before its If-Match, as the contract lists their errors.
   const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;
   const ifMatch = plan.declaresIfMatch ? parseIfMatch(headerValue(call.headers, 'if-match'), plan.requiresIfMatch) : undefined;
@@ -63,9 +72,15 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   const handle = async (unit: UnitOfWork): Promise<TypedResult> => {
     if (refusedBefore) throw refusedBefore.error;
     const work = options.workFor(unit, principal);
-    const current = declared.precondition ? await declared.precondition(call.input, work) : undefined;
-    if (current && ifMatch) assertCurrentVersion(ifMatch, current.version);
-    return (await declared.handler({ ...call.input, current }, work, facts)) as TypedResult;
+    const precondition = declared.precondition;
+    const current = precondition
+      ? await inSpan('pipeline.precondition', async () => {
+          const found = await precondition(call.input, work);
+          if (found && ifMatch) assertCurrentVersion(ifMatch, found.version);
+          return found;
+        })
+      : undefined;
+    return (await inSpan('pipeline.handler', () => declared.handler({ ...call.input, current }, work, facts), handlerSpan)) as TypedResult;
   };
   if (key === undefined) {
     // A request without a key writes nothing (every write requires one): its unit only reads.

@@ -11,6 +11,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REQUEST_LOG_RETENTION_DAYS } from './request-log-reader';
+import { inRootSpan } from '../observability/tracing';
 
 const EVERY_MS = 60_000;
 
@@ -40,7 +41,7 @@ export async function pruneRequestLog(db: Database, linesPerAgency: number, now 
 
 export function startRequestLogPruning(db: Database, linesPerAgency: number, logger: Logger): { stop(): void } {
   const run = () =>
-    pruneRequestLog(db, linesPerAgency)
+    inRootSpan('request_log.pruning', () => pruneRequestLog(db, linesPerAgency))
       .then((pruned) => logger.debug({ pruned }, 'request log pruned'))
       .catch((error: unknown) => {
         if (!databaseFailed(error)) logger.warn({ err: error }, 'request log pruning failed; will retry');

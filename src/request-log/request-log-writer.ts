@@ -14,6 +14,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
+import { untraced } from '../observability/tracing';
 import { insertLines } from './request-log-insert';
 import type { RequestLogLine, RequestLogSink } from './request-log-line';
 
@@ -92,7 +93,8 @@ export class RequestLogWriter implements RequestLogSink {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.batchLines);
       try {
-        await insertLines(this.db, batch);
+        // Bookkeeping of requests already answered, on a timer a request set: no trace of its own, nor in that request's.
+        await untraced(() => insertLines(this.db, batch));
         this.lastFailedUnavailable = false;
         if (this.buffer.length < this.maxBuffered / 2) this.warnedFull = false;
       } catch (error) {

@@ -13,6 +13,7 @@ import { logDatabaseOutagesTo } from '../database/outage-log';
 import { ReplicaReads } from '../database/replica-reads';
 import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';
 import { observePool } from '../observability/metrics';
+import { flushTraces, untraced } from '../observability/tracing';
 import type { Logger } from '../logger';
 import { startHousekeeping } from '../scheduler/housekeeping';
 import { startScheduler } from '../scheduler/scheduler';
@@ -39,7 +40,7 @@ export interface Serving {
 export async function serve(config: Config, logger: Logger, database: { url: string; directUrl: string }): Promise<Serving> {
   const namedStatements = namesStatements({ ...config, DATABASE_URL: database.url, DATABASE_DIRECT_URL: database.directUrl });
   const db = createDatabaseClient(database.url, { poolMax: config.DATABASE_POOL_MAX, poolWaitMs: config.DATABASE_POOL_WAIT_MS, namedStatements });
-  logDatabaseOutagesTo(logger, () => db.$queryRaw`SELECT 1`);
+  logDatabaseOutagesTo(logger, () => untraced(() => db.$queryRaw`SELECT 1`));
   // The replica's own client, as large as the primary's: it carries the reads it takes off it.
   const replica = config.DATABASE_REPLICA_URL
     ? createDatabaseClient(config.DATABASE_REPLICA_URL, {
@@ -86,6 +87,8 @@ export async function serve(config: Config, logger: Logger, database: { url: str
             () => db.$disconnect(),
             async () => replica?.$disconnect(),
             closeQuotaStores,
+            // The last spans (this stop's own requests, attempts and statements) are exported before the process ends.
+            flushTraces,
             ...(afterwards ? [afterwards] : []),
           ],
         },

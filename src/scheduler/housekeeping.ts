@@ -9,6 +9,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REVOKED_SECRET_RETENTION_DAYS } from '../auth/credential-administration';
+import { inRootSpan } from '../observability/tracing';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
@@ -34,7 +35,7 @@ export async function purgeExpired(
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {
   const run = () =>
-    purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS)
+    inRootSpan('housekeeping.run', () => purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS))
       .then((purged) => logger.debug({ purged }, 'housekeeping done'))
       .catch((error: unknown) => {
         if (!databaseFailed(error)) logger.warn({ err: error }, 'housekeeping failed; will retry');

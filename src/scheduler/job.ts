@@ -21,6 +21,7 @@ import type { Database } from '../database/prisma-client';
 import { inUnitOfWork, type UnitOfWork } from '../database/unit-of-work';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
+import { inSpan } from '../observability/tracing';
 
 export interface ScheduledJob {
   /** Stable name, used in logs and in the run summary. */
@@ -67,20 +68,22 @@ export async function runJob(
   // A stop request ends the run between two guarantees, never in the middle of one.
   while (processed + failedIds.length < batchSize && !stopping()) {
     let claimed: bigint | undefined;
+    const claimAndPerform = async (unit: UnitOfWork): Promise<boolean> => {
+      const skip = failedIds.length > 0 ? Prisma.sql`AND r.id NOT IN (${Prisma.join(failedIds)})` : Prisma.empty;
+      const rows = await unit.db.$queryRaw<Array<{ id: bigint }>>`
+        SELECT r.id FROM rental_insurances r
+        WHERE ${job.eligible(now)} ${skip}
+        ORDER BY ${job.order}
+        LIMIT 1
+        FOR UPDATE OF r SKIP LOCKED`;
+      claimed = rows[0]?.id;
+      if (claimed === undefined) return false;
+      await job.perform(unit, claimed, now);
+      return true;
+    };
     try {
-      const done = await inUnitOfWork(db, async (unit) => {
-        const skip = failedIds.length > 0 ? Prisma.sql`AND r.id NOT IN (${Prisma.join(failedIds)})` : Prisma.empty;
-        const rows = await unit.db.$queryRaw<Array<{ id: bigint }>>`
-          SELECT r.id FROM rental_insurances r
-          WHERE ${job.eligible(now)} ${skip}
-          ORDER BY ${job.order}
-          LIMIT 1
-          FOR UPDATE OF r SKIP LOCKED`;
-        claimed = rows[0]?.id;
-        if (claimed === undefined) return false;
-        await job.perform(unit, claimed, now);
-        return true;
-      });
+      // With tracing on, each guarantee's transition is a span of the run's trace (scheduler.ts).
+      const done = await inSpan('scheduler.transition', () => inUnitOfWork(db, claimAndPerform), { 'rg.job': job.name });
       if (!done) break;
       processed += 1;
       metrics.schedulerTransitions.inc({ job: job.name, outcome: 'applied' });

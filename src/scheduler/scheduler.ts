@@ -14,6 +14,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import { createLogger, type Logger } from '../logger';
 import { metrics } from '../observability/metrics';
+import { inRootSpan } from '../observability/tracing';
 import { sandboxJobs } from '../sandbox/sandbox-jobs';
 import { runJob, type JobResult, type ScheduledJob } from './job';
 import { timeDrivenJobs } from './time-driven-jobs';
@@ -87,7 +88,8 @@ export function startScheduler(db: Database, config: Config, logger: Logger): Ru
   let running: Promise<void> | undefined;
   const tick = () => {
     timer = undefined;
-    running = runSchedulerOnce(db, config, new Date(), { logger, stopping: () => stopped })
+    // Each run is a trace of its own (its transitions' statements beneath it).
+    running = inRootSpan('scheduler.run', () => runSchedulerOnce(db, config, new Date(), { logger, stopping: () => stopped }))
       .then((summary) => {
         metrics.schedulerRuns.inc();
         logger.debug({ summary }, 'scheduler run done');

@@ -13,9 +13,12 @@
  * - `group_id` is the delivery's agency (the fair share of delivery slots, delivery-worker.ts).
  * - A job whose attempt can run now wakes the workers of every process (pg-boss's NOTIFY channel, at
  *   COMMIT); a retry due later is found by polling.
+ * - With tracing on, a job's data also carries the trace context of whatever queued it (`traceparent`,
+ *   `tracestate`): its attempt continues that trace (delivery-worker.ts).
  */
 import type { QueueOptions } from 'pg-boss';
 import { Prisma } from '../generated/prisma/client';
+import { traceContext, type TraceCarrier } from '../observability/tracing';
 
 export const QUEUE_SCHEMA = 'pgboss';
 export const DELIVERY_QUEUE = 'webhook-delivery';
@@ -49,6 +52,18 @@ const NOTIFY_CHANNEL = Prisma.sql`('pgboss_' || left(encode(sha224(${QUEUE_SCHEM
 export const NORMAL_PRIORITY = 0;
 export const YIELDING_PRIORITY = -1;
 
+/** A delivery job's data. */
+export interface DeliveryJobData extends TraceCarrier {
+  deliveryId: string;
+}
+
+/** The job data's expression: the delivery's id, and the active trace context when there is one. */
+function jobData(deliveryId: Prisma.Sql): Prisma.Sql {
+  const carrier = traceContext();
+  const data = Prisma.sql`jsonb_build_object('deliveryId', ${deliveryId})`;
+  return carrier ? Prisma.sql`${data} || ${JSON.stringify(carrier)}::jsonb` : data;
+}
+
 /**
  * The CTE body that inserts one job per row of `source` (columns `delivery_id uuid`, `company_id
  * text`, `run_at timestamptz`). A queue row that is missing makes the statement fail (NOT NULL
@@ -58,7 +73,7 @@ export function insertDeliveryJobs(source: Prisma.Sql, priority = NORMAL_PRIORIT
   return Prisma.sql`
     INSERT INTO pgboss.job (name, data, singleton_key, group_id, start_after, priority, policy, retry_limit, retry_delay, retry_backoff,
                             retry_delay_max, expire_seconds, deletion_seconds, heartbeat_seconds, keep_until, dead_letter)
-    SELECT ${DELIVERY_QUEUE}, jsonb_build_object('deliveryId', s.delivery_id), s.delivery_id::text, s.company_id, s.run_at, ${priority}::int, q.policy,
+    SELECT ${DELIVERY_QUEUE}, ${jobData(Prisma.sql`s.delivery_id`)}, s.delivery_id::text, s.company_id, s.run_at, ${priority}::int, q.policy,
            q.retry_limit, q.retry_delay, q.retry_backoff, q.retry_delay_max, q.expire_seconds, q.deletion_seconds, q.heartbeat_seconds,
            s.run_at + q.retention_seconds * interval '1 second', q.dead_letter
     FROM (${source}) s LEFT JOIN pgboss.queue q ON q.name = ${DELIVERY_QUEUE}

@@ -21,6 +21,7 @@ import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange }
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 import { BUSY_DEFER_MS, BUSY_SPREAD_MS } from './endpoint-share';
 import { YIELDING_PRIORITY } from './delivery-queue';
+import { withTraceHeaders } from '../observability/tracing';
 
 export interface DeliverySettings {
   box: SecretBox;
@@ -62,7 +63,12 @@ export async function attemptDelivery(db: Database, deliveryId: string, settings
   const secrets = [delivery.secret];
   if (delivery.previousSecret && delivery.previousSecretExpiresAt && delivery.previousSecretExpiresAt > now) secrets.push(delivery.previousSecret);
   const signature = secrets.map((sealed) => new Webhook(settings.box.open(sealed)).sign(event.id, now, body)).join(' ');
-  const headers = { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+  // The trace context goes to the receiver too (the HTTP instrumentation's client span replaces it with its own).
+  const headers = withTraceHeaders({
+    'webhook-id': event.id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signature,
+  });
   const attemptId = await startAttempt(db, deliveryId);
   const outcome = await postWebhook(delivery.url, headers, body, { timeoutMs: settings.timeoutMs, policy: settings.policy, signal: claim });
   claim?.throwIfAborted();

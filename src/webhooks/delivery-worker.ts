@@ -18,6 +18,10 @@
  * WEBHOOK_ENDPOINT_CONCURRENCY (endpoint-share.ts), and an endpoint that stops answering is paced
  * (delivery-pacing.ts): one agency's slow or dead receivers hold only that agency's share, and one
  * slow endpoint only its own share of it.
+ *
+ * Traces: an attempt is the span `webhook.delivery_attempt`, continuing the trace of the write that
+ * queued its job (the job's data carries its context, delivery-queue.ts); its POST is a client span
+ * beneath it, and the receiver gets its `traceparent`.
  */
 import { PgBoss, type Job } from 'pg-boss';
 import type { Config } from '../config';
@@ -25,7 +29,8 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { attemptDelivery, type DeliverySettings } from './delivery-task';
-import { DELIVERY_QUEUE, deliveryQueueOptions, QUEUE_SCHEMA } from './delivery-queue';
+import { DELIVERY_QUEUE, deliveryQueueOptions, QUEUE_SCHEMA, type DeliveryJobData } from './delivery-queue';
+import { inContinuedSpan } from '../observability/tracing';
 import { parseSchedule } from './retry-schedule';
 import { secretBox } from './secret-box';
 import { urlPolicy } from './url-safety';
@@ -86,7 +91,7 @@ export async function startDeliveryWorker(db: Database, config: Config, database
     for (const worker of boss.getWipData()) if (worker.workId === workId && worker.count > 0) boss.notifyWorker(worker.id);
   };
   const work: { id?: string } = {};
-  work.id = await boss.work<{ deliveryId: string }>(
+  work.id = await boss.work<DeliveryJobData>(
     DELIVERY_QUEUE,
     {
       localConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
@@ -96,9 +101,10 @@ export async function startDeliveryWorker(db: Database, config: Config, database
       pollingIntervalSeconds: POLL_SECONDS,
       notifyPollingIntervalSeconds: POLL_SECONDS,
     },
-    async ([job]: Job<{ deliveryId: string }>[]) => {
+    async ([job]: Job<DeliveryJobData>[]) => {
       if (!job) return;
-      await attemptDelivery(db, job.data.deliveryId, settings, job.signal);
+      const attributes = { 'rg.delivery_id': job.data.deliveryId, 'messaging.message.id': job.id };
+      await inContinuedSpan('webhook.delivery_attempt', job.data, () => attemptDelivery(db, job.data.deliveryId, settings, job.signal), attributes);
       // work() has answered by now: a job's fetch is a database round trip after it.
       if (work.id) refetchAtOnce(work.id);
     },

@@ -156,3 +156,41 @@ describe('When an agency lists statement entries', () => {
     expect(response.body._links.prev).toBeUndefined();
   });
 });
+
+describe('When entries are written by any writer, in bulk or one by one, at the same time', () => {
+  let agency: Agency;
+  const partner = asPartner(world, () => agency);
+  beforeAll(async () => {
+    agency = await world.newAgency();
+  });
+
+  test('then totalElements counts every entry of the range exactly once, with and without type filters', async () => {
+    // A statement of 300 rows from outside the posting service (as a previous release or a data
+    // fix would write them), next to postings of the service made concurrently.
+    const bulk = world.db.statementEntry.createMany({
+      data: Array.from({ length: 300 }, (_, index) => ({
+        companyId: agency.companyId,
+        date: new Date(`2025-04-0${1 + (index % 3)}T00:00:00Z`),
+        description: null,
+        amount: index % 2 === 0 ? '10.00' : '-5.00',
+        type: index % 2 === 0 ? ('charge_paid' as const) : ('fee' as const),
+      })),
+    });
+    const postings = Array.from({ length: 5 }, (_, index) =>
+      postEntries(world.db, agency.companyId, [entry('2025-04-02', 'revenue_shared', BigInt(100 + index))]),
+    );
+    await Promise.all([bulk, ...postings]);
+
+    const all = await partner.statementEntries('startDate=2025-04-01&endDate=2025-04-03');
+    expect(all.body.page.totalElements).toBe(305);
+    const fees = await partner.statementEntries('startDate=2025-04-01&endDate=2025-04-03&type=fee');
+    expect(fees.body.page.totalElements).toBe(150);
+    const twoTypes = await partner.statementEntries('startDate=2025-04-02&endDate=2025-04-02&type=fee&type=revenue_shared');
+    expect(twoTypes.body.page.totalElements).toBe(
+      await world.db.statementEntry.count({
+        where: { companyId: agency.companyId, date: new Date('2025-04-02T00:00:00Z'), type: { in: ['fee', 'revenue_shared'] } },
+      }),
+    );
+    expect(twoTypes.body.page.totalElements).toBe(55);
+  });
+});

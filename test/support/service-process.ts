@@ -1,10 +1,13 @@
 /**
  * Real service processes (src/main.ts run by tsx in ONE node process, so that a kill reaches the
- * server itself) on a given database, for the multi-process suites. Every process started here is
- * remembered and killed by `stopAllServices()` (call it in afterAll) and, as a last resort, when
- * the test worker exits.
+ * server itself) on a given database, for the multi-process suites; or, with `{ built: true }`, the
+ * built service started exactly as `npm start` starts it (its Node options and allocator settings:
+ * the heap limit above all), built first when dist/ is older than src/ (`ensureBuilt`). Every
+ * process started here is remembered and killed by `stopAllServices()` (call it in afterAll) and,
+ * as a last resort, when the test worker exits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from '../../scripts/topology/free-port';
@@ -32,12 +35,21 @@ process.once('exit', () => {
 
 export { freePort };
 
-export async function startService(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ServiceProcess> {
+export async function startService(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+  options: { built?: boolean } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  if (options.built) ensureBuilt();
+  // `npm start`'s own command (it ends in `exec node`, so the pid is the service's), with this Node first on PATH.
+  const [command, args] = options.built ? ['sh', ['-c', npmStartCommand()]] : [process.execPath, ['--import', 'tsx', 'src/main.ts']];
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -96,6 +108,31 @@ export async function startService(databaseUrl: string, env: Record<string, stri
   }
   await service.kill('SIGKILL');
   throw new Error(`service did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+function npmStartCommand(): string {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return packageJson.scripts.start;
+}
+
+/** Builds dist/ (`tsc -p tsconfig.build.json`, as `make build`) when a source file is newer than its entry point or it is missing. */
+export function ensureBuilt(): void {
+  const entry = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
+  const builtAt = fs.existsSync(entry) ? fs.statSync(entry).mtimeMs : 0;
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true }).reduce((latest, item) => {
+      const full = path.join(dir, item.name);
+      return Math.max(latest, item.isDirectory() ? newest(full) : item.name.endsWith('.ts') ? fs.statSync(full).mtimeMs : 0);
+    }, 0);
+  if (builtAt >= newest(path.join(PROJECT_ROOT, 'src'))) return;
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [PROJECT_ROOT] }), '-p', 'tsconfig.build.json'], {
+    cwd: PROJECT_ROOT,
+    stdio: 'pipe',
+    timeout: 300_000,
+  });
+  // tsc leaves an unchanged output file's time alone: the entry point says when the build was made.
+  const now = new Date();
+  fs.utimesSync(entry, now, now);
 }
 
 export async function stopAllServices(): Promise<void> {

@@ -2337,6 +2337,13 @@ export interface components {
          */
         WebhookSignatureHeader: string;
         /**
+         * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+         *     service traces its work: the trace of the write that made the event, so that your own
+         *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+         *     do not trace. A `tracestate` header may accompany it.
+         */
+        WebhookTraceparentHeader: string;
+        /**
          * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
          *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
          *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
@@ -5158,6 +5165,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5268,6 +5282,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5390,6 +5411,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5467,6 +5495,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5588,6 +5623,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -5655,6 +5697,13 @@ export interface operations {
                  *     live secret). Valid when any of them verifies.
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description [W3C Trace Context](https://www.w3.org/TR/trace-context/) of this attempt, sent when the
+                 *     service traces its work: the trace of the write that made the event, so that your own
+                 *     tracing can continue it. Not signed and not needed to verify the request; ignore it if you
+                 *     do not trace. A `tracestate` header may accompany it.
+                 */
+                traceparent?: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;

@@ -1,0 +1,50 @@
+/**
+ * A partner's page of a guarantee's history in ONE statement: whether the guarantee is the
+ * company's, how many entries it has, and the page's entries with their documents. Read as four
+ * statements one after the other (the ownership check, the count, the entries, Prisma's separate
+ * query for the included documents), the history paid four round trips and their driver and
+ * Prisma work where a get by id pays one. The count still comes before the page inside the
+ * statement: a page past the end reads no entry.
+ */
+import type { Queryable } from '../database/prisma-client';
+import type { Status } from './status-machine';
+
+export interface HistoryPageEntry {
+  creatorName: string;
+  creatorServiceAccount: boolean;
+  comment: string | null;
+  previousStatus: Status | null;
+  status: Status;
+  createdAt: Date;
+  documents: Array<{ id: number; fileName: string | null }>;
+}
+
+type Row = { total: number; id: bigint | null } & { [Field in keyof HistoryPageEntry]: HistoryPageEntry[Field] | null };
+
+/** The page and the number of entries; undefined when the company has no such guarantee. */
+export async function companyHistoryPage(
+  db: Queryable,
+  companyId: string,
+  rentalInsuranceId: bigint,
+  page: { offset: number; size: number },
+): Promise<{ rows: HistoryPageEntry[]; total: number } | undefined> {
+  // One row per entry of the page, or a single row without entry (its `id` null) when the page is
+  // empty; no row at all when the guarantee is not the company's.
+  const rows = await db.$queryRaw<Row[]>`
+    WITH g AS (SELECT r.id FROM rental_insurances r WHERE r.company_id = ${companyId} AND r.id = ${rentalInsuranceId}),
+         n AS (SELECT count(*)::int AS total FROM history_entries h JOIN g ON h.rental_insurance_id = g.id)
+    SELECT n.total, e.id, e."creatorName", e."creatorServiceAccount", e.comment, e."previousStatus", e.status, e."createdAt", e.documents
+    FROM g CROSS JOIN n LEFT JOIN LATERAL (
+      SELECT h.id, h.creator_name AS "creatorName", h.creator_service_account AS "creatorServiceAccount", h.comment,
+             h.previous_status::text AS "previousStatus", h.status::text AS status, h.created_at AS "createdAt",
+             COALESCE((SELECT json_agg(json_build_object('id', d.id, 'fileName', d.file_name) ORDER BY d.id)
+                       FROM documents d WHERE d.history_entry_id = h.id), '[]') AS documents
+      FROM history_entries h
+      WHERE h.rental_insurance_id = g.id AND ${page.offset}::int8 < n.total
+      ORDER BY h.id OFFSET ${page.offset} LIMIT ${page.size}
+    ) e ON true
+    ORDER BY e.id`;
+  if (rows.length === 0) return undefined;
+  const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [entry as HistoryPageEntry]));
+  return { rows: entries, total: rows[0]!.total };
+}
