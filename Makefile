@@ -11,7 +11,7 @@ export CHECKPOINT_DISABLE := 1
 # it first on PATH, as npm scripts and npx already do; check-node.mjs refuses an older `node`.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
+.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated check-docs check-layers typecheck migrate admin bench bench-compare clean
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -34,8 +34,9 @@ $(PRISMA_CLIENT): prisma/schema.prisma prisma.config.ts $(NPM_STAMP)
 install: $(PRISMA_CLIENT) ## Install dependencies (Node 24 among them) and generate the Prisma client
 	@node scripts/check-node.mjs
 
-generate: install ## Regenerate TypeScript types from openapi/*.yaml
+generate: install ## Regenerate TypeScript types from openapi/*.yaml, and the generated docs (docs/configuration.md, the layer table)
 	node scripts/generate-types.mjs
+	node --import tsx scripts/docs/generate-docs.ts
 
 build: install ## Compile to dist/
 	npx tsc -p tsconfig.build.json
@@ -64,9 +65,9 @@ rolling-deploy-test: build ## A rolling deploy: the previous release keeps answe
 	@mkdir -p .data; rm -f .data/jest-results-rolling.json
 	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-rolling.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-rolling.json; exit $$status
 
-check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
+check: lint check-generated check-docs check-layers typecheck ## Lint, generated code and docs drift, paths in the docs, layers, type check
 
-PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,js}" "bench/**/*.ts" "*.{ts,mjs,js}"
+PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,cjs,js}" "bench/**/*.ts" "*.{ts,mjs,cjs,js}" ".dependency-cruiser.cjs"
 
 lint: lint-openapi lint-code ## Lint the OpenAPI documents and the code (ESLint, Prettier)
 
@@ -84,6 +85,15 @@ format: install ## Rewrite the code in Prettier's format
 
 check-generated: install ## Fail when src/generated/ differs from a fresh generation
 	node scripts/generate-types.mjs --check
+
+check-docs: install ## Fail when a generated doc is out of date, or a document names a path or link that does not exist
+	node --import tsx scripts/docs/generate-docs.ts --check
+	node scripts/docs/check-doc-paths.mjs
+	node scripts/docs/check-doc-paths.mjs --self-test
+
+check-layers: install ## Fail on an import of src/ against its layers (dependency-cruiser), then the check's self-test
+	node scripts/architecture/check-layers.mjs
+	node scripts/architecture/check-layers.mjs --self-test
 
 typecheck: install ## Strict TypeScript check of src, scripts, test and bench
 	npx tsc --noEmit -p tsconfig.json

@@ -10,7 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabaseServer } from './database/database-server';
 import { migrateDatabase } from './database/migrate';
 import { createDatabaseClient } from './database/prisma-client';
-import { createLogger, type Logger } from './logger';
+import { createLogger, logFormat, type Logger } from './logger';
 import { shareMetricsWithPrimary, startMetricsServer } from './observability/metrics-server';
 import { runPrimary } from './runtime/cluster';
 import { serve } from './runtime/serve';
@@ -56,7 +56,12 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
 
 async function main(): Promise<void> {
   const config = configuration();
-  const logger = createLogger(config.LOG_LEVEL, undefined, cluster.isWorker ? { worker: cluster.worker?.id } : {});
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    undefined,
+    cluster.isWorker ? { worker: cluster.worker?.id } : {},
+    logFormat(config.LOG_FORMAT, config.ENVIRONMENT),
+  );
   if (cluster.isWorker) return runWorker(config, logger);
   let databaseUrl: string;
   let port = config.PORT;

@@ -2,7 +2,7 @@
  * Applies pending migrations of prisma/migrations with Prisma's own `migrate deploy`, run as a
  * child process so that the service uses exactly the migration history that the CLI manages.
  * `migrate deploy` takes an advisory lock, so several processes starting at once are safe.
- * Then the job queue is installed or upgraded (src/webhooks/queue-install.ts): writes queue delivery
+ * Then the job queue is installed or upgraded (src/job-queue/queue-install.ts): writes queue delivery
  * jobs in their own statement, so it must exist before any write.
  *
  * `databaseUrl` is the session connection (DATABASE_DIRECT_URL, else DATABASE_URL): a migration never
@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../project-root';
 import { assertSessionConnection } from './session-check';
-import { installDeliveryQueue } from '../webhooks/queue-install';
+import { installDeliveryQueue } from '../job-queue/queue-install';
 
 const run = promisify(execFile);
 

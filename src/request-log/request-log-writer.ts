@@ -15,7 +15,7 @@ import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
 import { insertLines } from './request-log-insert';
-import type { RequestLogLine, RequestLogSink } from './request-log-line';
+import type { RequestLogLine, RequestLogSink } from '../http/request-log-line';
 
 export interface WriterOptions {
   flushMs: number;

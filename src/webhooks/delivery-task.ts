@@ -20,7 +20,7 @@ import { recordDeliveryMetrics } from './delivery-metrics';
 import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 import { BUSY_DEFER_MS, BUSY_SPREAD_MS } from './endpoint-share';
-import { YIELDING_PRIORITY } from './delivery-queue';
+import { YIELDING_PRIORITY } from '../job-queue/delivery-queue';
 
 export interface DeliverySettings {
   box: SecretBox;
