@@ -52,9 +52,9 @@ test('When a guarantee is locked by a write in progress, then the scheduler skip
     { timeout: 20_000 },
   );
   await isLocked;
-  const started = Date.now();
+  // Skipped, not waited for: a run that waited for the lock would change it once the holder's
+  // transaction ended (its timeout), and count it processed.
   const summary = await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(200));
-  expect(Date.now() - started).toBeLessThan(4000);
   expect(summary['expire_proposals']).toEqual({ processed: 0, failed: 0 });
   expect((await partner.current(created.id)).status).toBe('approved');
   release();

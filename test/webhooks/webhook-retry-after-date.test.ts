@@ -73,27 +73,28 @@ describe('When the receiver answers 503 with Retry-After as an HTTP date', () =>
     const retryAt = new Date((Math.floor(Date.now() / 1000) + 3) * 1000);
     const { secondAt, nextAttemptAt } = await retriedAfter(format(retryAt));
     expect(nextAttemptAt).toBe(retryAt.toISOString());
+    // Not before that date (how soon after it the workers' polling finds the job is not asserted).
     expect(secondAt).toBeGreaterThanOrEqual(retryAt.getTime());
-    // The workers poll for jobs whose time has come every second.
-    expect(secondAt).toBeLessThan(retryAt.getTime() + 3000);
   });
 
   it('then a date already past, or a value that is neither seconds nor a date, leaves the schedule as it is', async () => {
     for (const value of [new Date(Date.now() - 60_000).toUTCString(), 'soon', 'Wed, 31 Foo 2026 25:61:00 GMT']) {
-      // The schedule's 200 ms after the attempt (its answer's latency included; a loaded machine adds
-      // some). The attempt's time is PostgreSQL's clock, the next one's the process's: a few ms apart.
+      // The schedule's 200 ms after the attempt (its answer's latency included, whatever a loaded
+      // machine adds: a minute is far beyond it, and far short of a misread date). The attempt's time
+      // is PostgreSQL's clock, the next one's the process's: a few ms apart.
       const { scheduledAfterMs } = await retriedAfter(value);
       expect(scheduledAfterMs).toBeGreaterThanOrEqual(100);
-      expect(scheduledAfterMs).toBeLessThan(2000);
+      expect(scheduledAfterMs).toBeLessThan(60_000);
     }
   });
 });
 
 describe('When the receiver answers another failure with Retry-After', () => {
   it('then the schedule stands: Retry-After asks for a wait only with 429 or 503', async () => {
-    const { scheduledAfterMs } = await retriedAfter('3', 500);
+    // An hour asked for, the schedule's 200 ms kept (a minute is far beyond any answer's latency).
+    const { scheduledAfterMs } = await retriedAfter('3600', 500);
     expect(scheduledAfterMs).toBeGreaterThanOrEqual(100);
-    expect(scheduledAfterMs).toBeLessThan(2000);
+    expect(scheduledAfterMs).toBeLessThan(60_000);
     // The same header with a 429 is honoured.
     expect((await retriedAfter('3', 429)).scheduledAfterMs).toBeGreaterThanOrEqual(2_900);
   });
