@@ -46,9 +46,15 @@ function prettyStream(destination?: DestinationStream): DestinationStream {
   return pretty({
     colorize: destination === undefined ? process.stdout.isTTY === true : false,
     translateTime: 'SYS:HH:MM:ss.l',
-    // Said once at start-up, or the same on every line of a process.
-    ignore: 'pid,hostname,service',
+    // Said once at start-up, or the same on every line of a process; an access line's request and
+    // answer are its message (below).
+    ignore: 'pid,hostname,service,req,res,responseTime',
     singleLine: true,
+    messageFormat: (line, messageKey) => {
+      const { req, res, responseTime } = line as { req?: { method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number };
+      const message = String(line[messageKey] ?? '');
+      return req && res ? `${req.method} ${req.url} ${res.statusCode} ${responseTime} ms (${message})` : message;
+    },
     ...(destination ? { destination: destination as NodeJS.WritableStream } : {}),
   });
 }

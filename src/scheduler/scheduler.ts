@@ -75,7 +75,7 @@ export function startScheduler(db: Database, config: Config, logger: Logger, job
   };
   timer = setTimeout(tick, 0);
   timer.unref();
-  logger.info({ intervalMs: config.SCHEDULER_INTERVAL_MS, jobs: jobs.map((job) => job.name) }, 'scheduler started');
+  logger.info({ intervalMs: config.SCHEDULER_INTERVAL_MS, jobs: jobs.length }, 'scheduler started');
   return {
     async stop() {
       stopped = true;

@@ -98,9 +98,8 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
 
 describe('When a service process gets SIGTERM with keep-alive connections open and a slow request in flight', () => {
   test('then idle connections close at once, a probe begun on a kept connection is answered 503 not_ready, and the slow request finishes', async () => {
-    // A keep-alive timeout and a grace period far longer than the test: any connection closed here is
-    // closed by the drain, and the process exits because its work is done.
-    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: '120000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' });
+    // A keep-alive timeout far longer than the test: any connection closed here is closed by the drain.
+    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: '5000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' });
     const held = await asPartner(t).newGuarantee();
     const lock = await holdGuaranteeRow(t, held.id);
     let slowSettled = false;
