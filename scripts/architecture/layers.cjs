@@ -57,7 +57,7 @@ const LAYERS = [
     name: 'foundation',
     units: ['config.ts', 'config-declaration.ts', 'errors.ts', 'logger.ts', 'project-root.ts', 'validation/', 'generated/', 'types/'],
     sideways: true,
-    holds: 'configuration, typed errors, logs, pure validation, generated types: leaves that import one another only',
+    holds: 'configuration, typed errors, logs, pure validation, generated types: leaves',
   },
 ];
 
