@@ -52,6 +52,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (tool configurations that their tools require): require() is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests and benchmarks read loosely typed HTTP bodies.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../src/database/prisma-client';
 import { Prisma } from '../src/generated/prisma/client';
-import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
+import { unqueueDeliveries } from '../src/job-queue/delivery-queue';
 import { BENCH_COMPANY } from './seed';
 
 /** Where the A/B's endpoints point (a reserved name: nothing ever answers there). */

@@ -5,7 +5,9 @@
  * revoked secrets. Then, against the built service started as `npm start` starts it (96 MB heap):
  * every listing that shows them, once (size and time), and 20 callers reading
  * `GET …/deliveries?pageSize=1` (the request that exhausted the heap before) for BENCH_SECONDS; the
- * service must answer every one and still be live after. `BENCH_ONLY=bounded` runs only this;
+ * service must answer every one and still be live after. Also what the attempts page's exact
+ * `totalElements` costs: the count over the delivery's attempts, alone (median of 5; the figure
+ * test/webhooks/webhook-attempts-at-scale.test.ts used to bound). `BENCH_ONLY=bounded` runs only this;
  * `BENCH_BOUNDED=0` leaves it out.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +15,7 @@ import { createCredential, createStaffCredential } from '../src/auth/credentials
 import { SCOPES, STAFF_SCOPES } from '../src/auth/scopes';
 import { createDatabaseClient } from '../src/database/prisma-client';
 import { log } from './measure';
+import { median } from './median';
 import { sampleMemory, startService } from './processes';
 import { accessToken, type BenchDatabase } from './setup';
 
@@ -29,6 +32,8 @@ export interface BoundedAnswers {
   parallel: { seconds: number; requests: number; statuses: Record<number, number>; p50Ms: number; p99Ms: number; maxMs: number };
   peakRssMb: number;
   liveAfter: boolean;
+  /** The count(*) behind the attempts page's totalElements: median and each of 5 runs, ms. */
+  count: { medianMs: number; allMs: number[] };
 }
 
 const basicOf = (credential: { clientId: string; clientSecret: string }) =>
@@ -78,6 +83,22 @@ async function store(url: string) {
   }
 }
 
+/** The exact count of a delivery's attempts (an index-only scan), 5 times one after the other. */
+async function countCost(url: string, deliveryId: string): Promise<BoundedAnswers['count']> {
+  const db = createDatabaseClient(url, { poolMax: 1 });
+  try {
+    const allMs: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const started = performance.now();
+      await db.$queryRaw`SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${deliveryId}::uuid`;
+      allMs.push(Math.round((performance.now() - started) * 10) / 10);
+    }
+    return { medianMs: median(allMs), allMs };
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export async function measureBoundedAnswers(bench: BenchDatabase, baseEnv: Record<string, string>, seconds: number): Promise<BoundedAnswers> {
@@ -95,6 +116,7 @@ export async function measureBoundedAnswers(bench: BenchDatabase, baseEnv: Recor
     const listings: Array<[string, string, Record<string, string>]> = [
       ['partner: deliveries, pageSize=1', `${deliveries}?pageSize=1`, partner],
       ['partner: deliveries, pageSize=200', `${deliveries}?pageSize=200`, partner],
+      ['partner: attempts, first page of 200 (exact totalElements)', `${deliveries}/${stored.deliveryId}/attempts?pageSize=200`, partner],
       [
         'partner: attempts, last page of 200',
         `${deliveries}/${stored.deliveryId}/attempts?page=${Math.ceil(ATTEMPTS / 200) - 1}&pageSize=200`,
@@ -130,6 +152,7 @@ export async function measureBoundedAnswers(bench: BenchDatabase, baseEnv: Recor
       }),
     );
     const sorted = latencies.sort((a, b) => a - b);
+    const count = await countCost(bench.url, stored.deliveryId);
     const liveAfter = await fetch(`${origin}/health/live`).then(
       (response) => response.ok,
       () => false,
@@ -148,6 +171,7 @@ export async function measureBoundedAnswers(bench: BenchDatabase, baseEnv: Recor
       },
       peakRssMb: memory.peakMb(),
       liveAfter,
+      count,
     };
   } finally {
     memory.stop();
@@ -172,6 +196,8 @@ export function formatBoundedAnswers(result: BoundedAnswers): string {
     '',
     `${CALLERS} callers reading the deliveries (pageSize=1) for ${result.parallel.seconds} s: ${result.parallel.requests.toLocaleString('en-US')} requests (${statuses}), ` +
       `p50 ${result.parallel.p50Ms} ms, p99 ${result.parallel.p99Ms} ms, max ${result.parallel.maxMs} ms; peak RSS ${result.peakRssMb} MB; live after: ${result.liveAfter ? 'yes' : 'NO'}.`,
+    '',
+    `The exact count behind the attempts page's totalElements (count over the ${result.attempts.toLocaleString('en-US')} attempts): median ${result.count.medianMs} ms of 5 (${result.count.allMs.join(', ')} ms).`,
     '',
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 /**
  * The capacity section of bench/results.md: every run, then what the CPU per request projects
- * (requests per second per core of each tier) — the figures the README's sizing table is made from.
+ * (requests per second per core of each tier) — the figures docs/deployment.md's sizing table is made from.
  */
 import os from 'node:os';
 import { POOLER_SIZE, type CapacityRow, type Route } from './capacity';

@@ -16,7 +16,7 @@ import { createCredential } from '../src/auth/credentials';
 import { SCOPES } from '../src/auth/scopes';
 import { createDatabaseClient, type Database } from '../src/database/prisma-client';
 import { Prisma } from '../src/generated/prisma/client';
-import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
+import { unqueueDeliveries } from '../src/job-queue/delivery-queue';
 import { newWebhookSecret, secretBox } from '../src/webhooks/secret-box';
 import { log } from './measure';
 import { startWebhookService } from './processes';

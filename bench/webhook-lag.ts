@@ -14,7 +14,7 @@ import { createCredential } from '../src/auth/credentials';
 import { SCOPES } from '../src/auth/scopes';
 import { createDatabaseClient } from '../src/database/prisma-client';
 import { Prisma } from '../src/generated/prisma/client';
-import { unqueueDeliveries } from '../src/webhooks/delivery-queue';
+import { unqueueDeliveries } from '../src/job-queue/delivery-queue';
 import { log } from './measure';
 import { startWebhookService } from './processes';
 import { accessToken, scenarioInputs, type BenchDatabase } from './setup';

@@ -15,19 +15,19 @@ import { ApiError, NotFound } from './errors';
 import { correlationId } from './http/correlation-id';
 import { sendError } from './http/error-response';
 import { createApiRouter, type ApiDefinition } from './http/pipeline';
-import { requestLog } from './http/request-log';
+import { accessLog } from './http/access-log';
 import { RateLimits, rateLimitPolicy } from './http/rate-limits';
 import type { Logger } from './logger';
 import { backOfficeApi } from './back-office/api/back-office-api';
 import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
-import { trustIncomingTraceContext } from './observability/tracing';
+import { trustIncomingTraceContext } from './tracing/tracing';
 import type { Lifecycle } from './health/lifecycle';
 import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
 import type { PartnerWork } from './partner/partner-work';
-import type { RequestLogSink } from './request-log/request-log-line';
+import type { RequestLogSink } from './http/request-log-line';
 
 export interface AppDependencies {
   db: Database;
@@ -44,7 +44,7 @@ export interface AppDependencies {
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation of the documents (the suite's tally). */
   onAnswered?: (document: string, operationId: string, status: number) => void;
-  /** Where the partner API's request log lines go (request-log-writer.ts); absent: REQUEST_LOG=off. */
+  /** Where the partner API's lines of the agencies' request log go (src/request-log/request-log-writer.ts); absent: REQUEST_LOG=off. */
   requestLog?: RequestLogSink;
   /** Tests: the declarations to serve instead of the real ones (a deliberately broken registry). */
   apis?: { partner?: ApiDefinition<PartnerWork>; backOffice?: ApiDefinition<BackOfficeWork> };
@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   // Behind a reverse proxy, the token endpoint counts failures per client address (X-Forwarded-For
   // from the proxies named here), not per proxy: one proxy address would lock out every partner.
   if (config.TRUST_PROXY) trustProxies(app, config.TRUST_PROXY);
-  // The same proxies, and only they, may hand a request's trace context on (observability/tracing.ts).
+  // The same proxies, and only they, may hand a request's trace context on (tracing/tracing.ts).
   trustIncomingTraceContext(app.get('trust proxy fn') as (address: string, hop: number) => boolean);
   app.use(correlationId);
   // RFC 9112 §3.2: an HTTP/1.1 request without Host is 400 (the listener lets it through to say so here).
@@ -77,7 +77,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     else res.once('close', deps.lifecycle.onDrain(closeConnection));
     next();
   });
-  app.use(requestLog(app, deps.logger));
+  app.use(accessLog(app, deps.logger));
 
   // The token endpoint (openapi/auth.yaml's one operation) is outside the pipeline: told here.
   const { onAnswered } = deps;

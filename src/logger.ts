@@ -1,15 +1,26 @@
-/** Structured JSON logs (pino). Credentials and tokens are redacted wherever they could appear. */
+/**
+ * Structured logs (pino). Credentials and tokens are redacted wherever they could appear. JSON lines
+ * for a log collector; readable lines (pino-pretty) for a person at a terminal (LOG_FORMAT).
+ */
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { logTraceFields, tracingOn } from './observability/tracing';
+import { logTraceFields, tracingOn } from './tracing/tracing';
 
 export type { Logger };
 
+export type LogFormat = 'json' | 'pretty';
+
 /**
  * `destination`: where the lines go (stdout by default; tests capture them); `fields` join every
- * line (a cluster worker's id). With tracing on, a line written inside a span carries its
- * `trace_id` and `span_id` (observability/tracing.ts).
+ * line (a cluster worker's id); `format`: JSON lines, or pino-pretty's readable lines on stdout.
+ * With tracing on, a line written inside a span carries its `trace_id` and `span_id`
+ * (tracing/tracing.ts).
  */
-export function createLogger(level: string, destination?: DestinationStream, fields: Record<string, unknown> = {}): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  fields: Record<string, unknown> = {},
+  format: LogFormat = 'json',
+): Logger {
   const options = {
     level,
     base: { service: 'rental-guarantee-api', ...fields },
@@ -19,7 +30,37 @@ export function createLogger(level: string, destination?: DestinationStream, fie
     },
     ...(tracingOn() ? { mixin: logTraceFields } : {}),
   };
+  if (format === 'pretty') return pino(options, prettyStream(destination));
   return destination ? pino(options, destination) : pino(options);
+}
+
+/**
+ * LOG_FORMAT=auto: readable lines for a person (standard output is a terminal) outside production;
+ * JSON lines for anything else (a pipe, a file, a log collector, production).
+ */
+export function logFormat(setting: 'auto' | LogFormat, environment: string, stdoutIsTerminal = process.stdout.isTTY === true): LogFormat {
+  if (setting !== 'auto') return setting;
+  return stdoutIsTerminal && environment !== 'production' ? 'pretty' : 'json';
+}
+
+/** pino-pretty, loaded only when asked for (a JSON-logging process never loads it), in this thread (no transport worker). */
+function prettyStream(destination?: DestinationStream): DestinationStream {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pretty = require('pino-pretty') as typeof import('pino-pretty');
+  return pretty({
+    colorize: destination === undefined ? process.stdout.isTTY === true : false,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // Said once at start-up, or the same on every line of a process; an access line's request and
+    // answer are its message (below).
+    ignore: 'pid,hostname,service,req,res,responseTime',
+    singleLine: true,
+    messageFormat: (line, messageKey) => {
+      const { req, res, responseTime } = line as { req?: { method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number };
+      const message = String(line[messageKey] ?? '');
+      return req && res ? `${req.method} ${req.url} ${res.statusCode} ${responseTime} ms (${message})` : message;
+    },
+    ...(destination ? { destination: destination as NodeJS.WritableStream } : {}),
+  });
 }
 
 /**
@@ -65,7 +106,7 @@ export function isSensitiveParameter(name: string): boolean {
 }
 
 /**
- * The URL for the request log: path and every query parameter name kept, the values of sensitive
+ * The URL for the access log (src/http/access-log.ts): path and every query parameter name kept, the values of sensitive
  * parameters replaced by `[redacted]`. Names are matched after percent-decoding, so an encoded name
  * (`client%5Fsecret`) is redacted as well.
  */

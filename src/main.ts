@@ -3,16 +3,16 @@
  * migrations, then either one serving process (WEB_CONCURRENCY=1) or a cluster primary and its
  * workers (runtime/cluster.ts). Every serving process stops gracefully on SIGTERM/SIGINT; the
  * embedded database stops last. Traces start first of all, when the OTEL_* variables ask for them
- * (observability/start-tracing.ts: the SDK must be loaded before what it instruments).
+ * (tracing/start-tracing.ts: the SDK must be loaded before what it instruments).
  */
-import './observability/start-tracing';
+import './tracing/start-tracing';
 import cluster from 'node:cluster';
 import { ensureDemoCredential } from './auth/demo-credential';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabaseServer } from './database/database-server';
 import { migrateDatabase } from './database/migrate';
 import { createDatabaseClient } from './database/prisma-client';
-import { createLogger, type Logger } from './logger';
+import { createLogger, logFormat, type Logger } from './logger';
 import { shareMetricsWithPrimary, startMetricsServer } from './observability/metrics-server';
 import { runPrimary } from './runtime/cluster';
 import { serve } from './runtime/serve';
@@ -58,7 +58,12 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
 
 async function main(): Promise<void> {
   const config = configuration();
-  const logger = createLogger(config.LOG_LEVEL, undefined, cluster.isWorker ? { worker: cluster.worker?.id } : {});
+  const logger = createLogger(
+    config.LOG_LEVEL,
+    undefined,
+    cluster.isWorker ? { worker: cluster.worker?.id } : {},
+    logFormat(config.LOG_FORMAT, config.ENVIRONMENT),
+  );
   if (cluster.isWorker) return runWorker(config, logger);
   let databaseUrl: string;
   let port = config.PORT;

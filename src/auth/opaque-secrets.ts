@@ -7,6 +7,7 @@
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import pLimit from 'p-limit';
+import { metrics } from '../observability/metrics';
 
 const scryptUnbounded = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 /**
@@ -58,6 +59,7 @@ export async function hashSecret(secret: string): Promise<string> {
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, expected] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !expected) return false;
+  metrics.secretVerifications.inc();
   const expectedBytes = Buffer.from(expected, 'base64url');
   const actual = await scrypt(secret, Buffer.from(salt, 'base64url'), expectedBytes.length, {
     N: Number(n),

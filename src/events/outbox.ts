@@ -3,15 +3,14 @@
  * (guarantee changes, comments, statement entries), on the change's unit of work, so the event row
  * commits or rolls back with the change. In the same statement the event gets one delivery per
  * enabled endpoint of the agency subscribed to the type whose credential may read it, and one pg-boss job per delivery
- * (src/webhooks/delivery-queue.ts, also in the transaction: the job exists exactly when the event
+ * (src/job-queue/delivery-queue.ts, also in the transaction: the job exists exactly when the event
  * does, even if the process dies right after COMMIT; its NOTIFY wakes the workers at COMMIT).
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client';
-import type { Queryable } from '../database/prisma-client';
 import type { AppendedTable, UnitOfWork } from '../database/unit-of-work';
 import type { EventType } from './event-types';
-import { deliveryJobCtes, insertDeliveryJobs } from '../webhooks/delivery-queue';
+import { insertDeliveryJobs } from '../job-queue/delivery-queue';
 import { READ_SCOPE_OF_TYPE } from './event-scopes';
 
 export interface NewEvent {
@@ -81,12 +80,4 @@ export function ownerMayRead(owner: string, type: string): Prisma.Sql {
   const credential = Prisma.raw(owner);
   return Prisma.sql`(${credential}.revoked_at IS NULL AND 'ri:webhooks:manage' = ANY (${credential}.scopes)
     AND (${JSON.stringify(READ_SCOPE_OF_TYPE)}::jsonb ->> ${Prisma.raw(type)}) = ANY (${credential}.scopes))`;
-}
-
-/**
- * Queues the next attempt of a delivery (a redelivery now), in the caller's transaction; a queued
- * attempt not yet started is moved forward instead, so one delivery never has two attempts queued.
- */
-export async function enqueueDelivery(db: Queryable, deliveryId: string, runAt: Date = new Date()): Promise<void> {
-  await db.$executeRaw`WITH ${deliveryJobCtes(deliveryId, runAt)} SELECT 1`;
 }

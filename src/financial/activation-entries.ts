@@ -8,13 +8,20 @@
  */
 import { todayInSaoPaulo } from '../database/column-values';
 import type { UnitOfWork } from '../database/unit-of-work';
-import type { GuaranteeRow } from '../guarantees/guarantee-mapper';
 import { postStatementEntry } from './ledger-service';
 import { decimalTextToCents } from './money';
 
 export const REVENUE_SHARE_PERCENT = 10n;
 
-export async function postActivationEntries(unit: UnitOfWork, guarantee: GuaranteeRow, at?: Date): Promise<void> {
+/** What the entries need of the guarantee (its row: the ledger knows no more of guarantees). */
+export interface ActivatedGuarantee {
+  id: bigint;
+  companyId: string;
+  setupFee: { toFixed(digits: number): string } | null;
+  installmentAmount: { toFixed(digits: number): string } | null;
+}
+
+export async function postActivationEntries(unit: UnitOfWork, guarantee: ActivatedGuarantee, at?: Date): Promise<void> {
   const date = todayInSaoPaulo(at ?? new Date());
   const setupFeeCents = centsOf(guarantee.setupFee);
   if (setupFeeCents > 0n) {

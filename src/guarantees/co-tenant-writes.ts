@@ -14,7 +14,7 @@ import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { deleteCoTenant, insertCoTenant, updateCoTenant } from './co-tenant-repository';
 import { coTenantColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import type { Actor } from './history';
+import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
 
 export const MAX_CO_TENANTS = 10;

@@ -7,7 +7,8 @@ import { FieldProblems } from './field-problems';
 import { createColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { insertGuarantee } from './guarantee-repository';
-import { recordHistory, type Actor } from './history';
+import type { Actor } from '../auth/actors';
+import { recordHistory } from './history';
 import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
 
 export async function createGuarantee(

@@ -10,7 +10,8 @@ import { changeTime } from './guarantee-clock';
 import { emitGuaranteeEvents, signaturesChanged } from './guarantee-events';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
-import { recordHistory, type Actor, type HistoryKind } from './history';
+import type { Actor } from '../auth/actors';
+import { recordHistory, type HistoryKind } from './history';
 import { applySignatureChange } from './signatures';
 import { transition, type Effect, type GuaranteeEvent } from './status-machine';
 

@@ -6,17 +6,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
 import { STATUS_LABELS, type Status } from './status-machine';
-
-export interface Actor {
-  name: string;
-  serviceAccount: boolean;
-}
-
-export const SYSTEM_ACTOR: Actor = { name: 'system', serviceAccount: true };
-/** The staff identity of the sandbox's review decisions in history (src/sandbox/). */
-export const SANDBOX_REVIEWER: Actor = { name: 'Sandbox reviewer', serviceAccount: false };
-/** Every name the service itself signs history with: no credential may take one (src/auth/reserved-names.ts). */
-export const SERVICE_ACTORS: readonly Actor[] = [SYSTEM_ACTOR, SANDBOX_REVIEWER];
+import type { Actor } from '../auth/actors';
 
 export type HistoryKind =
   | 'created'

@@ -9,7 +9,7 @@ import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { MONEY_FIELDS, patchColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
-import type { Actor } from './history';
+import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
 
 type Patch = components['schemas']['RentalInsurancePatch'];

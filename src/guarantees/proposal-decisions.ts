@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../database/unit-of-work';
 import { rentalInsuranceNotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
-import type { Actor } from './history';
+import type { Actor } from '../auth/actors';
 
 export async function decideProposal(
   unit: UnitOfWork,

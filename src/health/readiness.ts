@@ -3,22 +3,11 @@
  * migration this build knows is applied (a process of a newer build than the database, or a
  * database rolled back under it, must not take traffic).
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import { knownMigrations } from '../database/migrate';
 import type { Queryable } from '../database/prisma-client';
-import { PROJECT_ROOT } from '../project-root';
 import type { Lifecycle } from './lifecycle';
 
 const DATABASE_TIMEOUT_MS = 1_000;
-
-/** The migrations of this build (the folders of prisma/migrations). */
-export function knownMigrations(root = PROJECT_ROOT): string[] {
-  const folder = path.join(root, 'prisma', 'migrations');
-  return fs
-    .readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
-}
 
 export type ReadinessCheck = () => Promise<boolean>;
 

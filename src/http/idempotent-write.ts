@@ -6,7 +6,7 @@
  *    or neither does; a failure stores nothing and the key may be used again;
  *  - the write runs on a unit of work of that transaction (database/unit-of-work.ts): the history
  *    entries and events it makes are held and written by the same last statement as the outcome.
- * Traced as the spans pipeline.idempotency_claim and pipeline.final_statement (observability/tracing.ts).
+ * Traced as the spans pipeline.idempotency_claim and pipeline.final_statement (tracing/tracing.ts).
  */
 import type { Database } from '../database/prisma-client';
 import { ApiError } from '../errors';
@@ -15,7 +15,7 @@ import { keyInUse, replayedHeadersOf, replayOrRefuse } from './idempotency';
 import { claimKey, forgetRecord, saveRecord } from './idempotency-store';
 import { metrics } from '../observability/metrics';
 import { UnitOfWork } from '../database/unit-of-work';
-import { inSpan } from '../observability/tracing';
+import { inSpan } from '../tracing/tracing';
 
 export interface IdempotentWrite {
   companyId: string;

@@ -35,8 +35,8 @@ import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuer
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
-import { inSpan, nameRequestRoute } from '../observability/tracing';
-import { recordAnswered, type RequestLogSink } from '../request-log/request-log-line';
+import { inSpan, nameRequestRoute } from '../tracing/tracing';
+import { recordAnswered, type RequestLogSink } from './request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
 import { runOperation } from './run-operation';
 import { sendResult } from './send-result';

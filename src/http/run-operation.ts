@@ -3,7 +3,7 @@
  * Idempotency-Key and If-Match are read, the key is claimed in the write's transaction, the
  * precondition finds the resource and its version is checked; then the handler runs on a
  * company-scoped unit of work; and its typed result becomes the response's headers and body.
- * Traced as the spans pipeline.precondition and pipeline.handler (observability/tracing.ts).
+ * Traced as the spans pipeline.precondition and pipeline.handler (tracing/tracing.ts).
  */
 import type { Principal } from '../auth/principal';
 import type { Database, Queryable } from '../database/prisma-client';
@@ -16,7 +16,7 @@ import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation
 import type { OperationPlan } from './operation-plan';
 import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
 import { headerValue } from './request-parsing';
-import { inSpan } from '../observability/tracing';
+import { inSpan } from '../tracing/tracing';
 
 export interface OperationCall<Work> {
   declared: DeclaredOperation<Work>;

@@ -48,6 +48,10 @@ export const metrics = {
     help: 'Token endpoint answers by outcome: issued, or the OAuth error code.',
     labelNames: ['outcome'] as const,
   }),
+  secretVerifications: new client.Counter({
+    name: 'secret_verifications_total',
+    help: 'Client secrets verified with scrypt: a known client ID against its stored hashes, an unknown or revoked one against a dummy hash (the same work).',
+  }),
   webhookAttempts: new client.Counter({
     name: 'webhook_delivery_attempts_total',
     help: 'Webhook delivery attempts by result: succeeded (2xx), http_3xx/4xx/5xx, no_answer (timeout, refused connection or address).',

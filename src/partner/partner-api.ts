@@ -2,7 +2,7 @@
 import type { Config } from '../config';
 import { loadContract } from '../contract/load-contract';
 import { forEnvironment, sandboxOnlyOperationIds } from '../contract/sandbox-only';
-import { lifecycleJobs } from '../scheduler/scheduler';
+import { lifecycleJobs } from '../sandbox/lifecycle-jobs';
 import { sandboxOperations } from './sandbox-operations';
 import { publishedDocumentOperations } from './published-document';
 import { financialOperations } from './financial-operations';

@@ -31,7 +31,7 @@ export function publishedDocumentOperations(options: PublishedDocumentOptions) {
     definePublicOperation('getOpenApiJson', async (_input, request) => ({ status: 200, body: documentFor(request) })),
     definePublicOperation('getOpenApiYaml', async (_input, request) => ({ status: 200, body: YAML.stringify(documentFor(request)) })),
     definePublicOperation('getApiReference', async (_input, request) => {
-      // The request console only in the sandbox (README, "For partners").
+      // The request console only in the sandbox (docs/partners.md).
       const page = referencePage(documentFor(request), { consoleEnabled: options.environment === 'sandbox' });
       return { status: 200, headers: { 'Content-Security-Policy': page.contentSecurityPolicy }, body: page.html };
     }),

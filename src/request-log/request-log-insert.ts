@@ -9,7 +9,7 @@
  * write lines through here and read every field back.
  */
 import type { Database } from '../database/prisma-client';
-import type { RequestLogLine } from './request-log-line';
+import type { RequestLogLine } from '../http/request-log-line';
 
 export async function insertLines(db: Database, lines: readonly RequestLogLine[]): Promise<void> {
   await db.$executeRaw`

@@ -11,7 +11,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REQUEST_LOG_RETENTION_DAYS } from './request-log-reader';
-import { inRootSpan } from '../observability/tracing';
+import { inRootSpan } from '../tracing/tracing';
 
 const EVERY_MS = 60_000;
 

@@ -14,9 +14,9 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
-import { untraced } from '../observability/tracing';
+import { untraced } from '../tracing/tracing';
 import { insertLines } from './request-log-insert';
-import type { RequestLogLine, RequestLogSink } from './request-log-line';
+import type { RequestLogLine, RequestLogSink } from '../http/request-log-line';
 
 export interface WriterOptions {
   flushMs: number;

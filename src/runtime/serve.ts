@@ -13,9 +13,10 @@ import { logDatabaseOutagesTo } from '../database/outage-log';
 import { ReplicaReads } from '../database/replica-reads';
 import { createDatabaseClient, poolStatistics, type Database } from '../database/prisma-client';
 import { observePool } from '../observability/metrics';
-import { flushTraces, untraced } from '../observability/tracing';
+import { flushTraces, untraced } from '../tracing/tracing';
 import type { Logger } from '../logger';
 import { startHousekeeping } from '../scheduler/housekeeping';
+import { scheduledJobs } from '../sandbox/lifecycle-jobs';
 import { startScheduler } from '../scheduler/scheduler';
 import { closeQuotaStores } from '../http/quota-store';
 import { listen } from './http-server';
@@ -54,7 +55,7 @@ export async function serve(config: Config, logger: Logger, database: { url: str
   await tokenCache.ready;
   const lifecycle = new Lifecycle();
   const housekeeping = startHousekeeping(db, config, logger);
-  const scheduler = startScheduler(db, config, logger);
+  const scheduler = startScheduler(db, config, logger, scheduledJobs(config));
   // The pruning runs whether or not this process writes lines: what others wrote is bounded too.
   const requestLogPruning = startRequestLogPruning(db, config.REQUEST_LOG_LINES_PER_AGENCY, logger);
   const requestLog = config.REQUEST_LOG === 'on' ? new RequestLogWriter(db, logger, { flushMs: config.REQUEST_LOG_FLUSH_MS }) : undefined;

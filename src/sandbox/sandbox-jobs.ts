@@ -18,7 +18,7 @@ import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { todayInSaoPaulo } from '../database/column-values';
-import { SANDBOX_REVIEWER } from '../guarantees/history';
+import { SANDBOX_REVIEWER } from '../auth/actors';
 import { changeTime } from '../guarantees/guarantee-clock';
 import {
   approve,
@@ -28,7 +28,7 @@ import {
   markEnvelopeReady,
   recordSignature,
   requestInformation,
-} from '../back-office/review-actions';
+} from '../guarantees/review-actions';
 import type { ScheduledJob } from '../scheduler/job';
 import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
 

@@ -9,7 +9,7 @@
  *
  * The guarantee then keeps the clock: `clock_offset_ms` (its time minus the wall clock) stamps its
  * later changes (src/guarantees/guarantee-clock.ts), and the sandbox's scheduler reads its due work
- * on that clock (src/scheduler/scheduler.ts), so nothing is applied twice and no other guarantee moves.
+ * on that clock (lifecycle-jobs.ts), so nothing is applied twice and no other guarantee moves.
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';

@@ -9,7 +9,7 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REVOKED_SECRET_RETENTION_DAYS } from '../auth/credential-administration';
-import { inRootSpan } from '../observability/tracing';
+import { inRootSpan } from '../tracing/tracing';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */

@@ -21,7 +21,7 @@ import type { Database } from '../database/prisma-client';
 import { inUnitOfWork, type UnitOfWork } from '../database/unit-of-work';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
-import { inSpan } from '../observability/tracing';
+import { inSpan } from '../tracing/tracing';
 
 export interface ScheduledJob {
   /** Stable name, used in logs and in the run summary. */

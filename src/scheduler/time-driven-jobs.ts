@@ -9,7 +9,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
 import { todayInSaoPaulo } from '../database/column-values';
-import { archive, expireProposal, lockForReview, terminate } from '../back-office/review-actions';
+import { archive, expireProposal, lockForReview, terminate } from '../guarantees/review-actions';
 import type { ScheduledJob } from './job';
 
 const DAY_MS = 86_400_000;

@@ -17,7 +17,7 @@ export const INTERRUPTED_ERROR = 'interrupted: the outcome of this attempt is un
 
 /**
  * How long after its start an attempt may still be completed: well beyond the longest attempt
- * (WEBHOOK_TIMEOUT_MS is at most 60 s) and the job's own expiry (5 min, delivery-queue.ts). A row
+ * (WEBHOOK_TIMEOUT_MS is at most 60 s) and the job's own expiry (5 min, src/job-queue/delivery-queue.ts). A row
  * still `started` after it is interrupted, whether or not another attempt marked it.
  */
 export const ATTEMPT_OUTCOME_BOUND_SECONDS = 600;

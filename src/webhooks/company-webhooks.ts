@@ -8,7 +8,8 @@ import type { UnitOfWork } from '../database/unit-of-work';
 import type { Principal } from '../auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import { unreadableTypes } from '../events/event-scopes';
-import { enqueueDelivery, writeTestEventNow } from '../events/outbox';
+import { writeTestEventNow } from '../events/outbox';
+import { deliveryJobCtes } from '../job-queue/delivery-queue';
 import { TEST_EVENT_TYPE } from '../events/event-types';
 import type { components } from '../generated/partner-api';
 import type { WebhookEndpoint } from '../generated/prisma/client';
@@ -155,7 +156,8 @@ export function companyWebhooks(unit: UnitOfWork, principal: Pick<Principal, 'co
       }
       const now = new Date();
       await db.webhookDelivery.update({ where: { id: found.id }, data: { status: 'pending', nextAttemptAt: now } });
-      await enqueueDelivery(db, found.id, now);
+      // Its next attempt, queued in this transaction; a queued attempt not yet started is moved forward instead.
+      await db.$executeRaw`WITH ${deliveryJobCtes(found.id, now)} SELECT 1`;
       return { ...found, status: 'pending', nextAttemptAt: now };
     },
     /** Every failed delivery of the endpoint in `range`, queued again (failed-redelivery.ts). */

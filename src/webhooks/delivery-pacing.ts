@@ -14,7 +14,7 @@
  */
 import type { Database, Queryable } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
-import { DELIVERY_QUEUE, deliveryJobCtes, NORMAL_PRIORITY } from './delivery-queue';
+import { DELIVERY_QUEUE, deliveryJobCtes, NORMAL_PRIORITY } from '../job-queue/delivery-queue';
 
 /** Unanswered attempts in a row after which an endpoint is paced. */
 export const PACE_AFTER = 3;

@@ -11,7 +11,7 @@ import type { Database } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
 import type { EventRow } from '../events/event-envelope';
 import { pacingAssignments } from './delivery-pacing';
-import { deliveryJobCtes, NORMAL_PRIORITY } from './delivery-queue';
+import { deliveryJobCtes, NORMAL_PRIORITY } from '../job-queue/delivery-queue';
 import { attemptsAheadColumn } from './endpoint-share';
 import { ownerMayRead } from '../events/outbox';
 import { ATTEMPT_OUTCOME_BOUND_SECONDS, IN_PROGRESS_ERROR, INTERRUPTED_ERROR } from './attempt-outcome';

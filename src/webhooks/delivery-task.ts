@@ -20,8 +20,8 @@ import { recordDeliveryMetrics } from './delivery-metrics';
 import { deferDelivery, endPacing, PACE_AFTER, paceMs, pacedTurn, pacingChange } from './delivery-pacing';
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 import { BUSY_DEFER_MS, BUSY_SPREAD_MS } from './endpoint-share';
-import { YIELDING_PRIORITY } from './delivery-queue';
-import { withTraceHeaders } from '../observability/tracing';
+import { YIELDING_PRIORITY } from '../job-queue/delivery-queue';
+import { withTraceHeaders } from '../tracing/tracing';
 
 export interface DeliverySettings {
   box: SecretBox;

@@ -1,6 +1,6 @@
 /**
  * The webhook delivery worker of a service process: pg-boss 12 workers on the `webhook-delivery`
- * queue (delivery-queue.ts), with pg-boss's own small pool from the same DATABASE_URL (the one
+ * queue (src/job-queue/delivery-queue.ts), with pg-boss's own small pool from the same DATABASE_URL (the one
  * accepted exception to "Prisma is the one door": the queue library's own connections, for its
  * queue tables only; every read and write of ours in the job goes through Prisma).
  *
@@ -29,8 +29,8 @@ import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { attemptDelivery, type DeliverySettings } from './delivery-task';
-import { DELIVERY_QUEUE, deliveryQueueOptions, QUEUE_SCHEMA, type DeliveryJobData } from './delivery-queue';
-import { inContinuedSpan } from '../observability/tracing';
+import { DELIVERY_QUEUE, deliveryQueueOptions, QUEUE_SCHEMA, type DeliveryJobData } from '../job-queue/delivery-queue';
+import { inContinuedSpan } from '../tracing/tracing';
 import { parseSchedule } from './retry-schedule';
 import { secretBox } from './secret-box';
 import { urlPolicy } from './url-safety';
@@ -95,7 +95,7 @@ export async function startDeliveryWorker(db: Database, config: Config, database
     DELIVERY_QUEUE,
     {
       localConcurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
-      // A job's group is its agency (delivery-queue.ts): an agency at its share is skipped when fetching, so
+      // A job's group is its agency (src/job-queue/delivery-queue.ts): an agency at its share is skipped when fetching, so
       // the other slots stay free for the others, however slow this one's receivers are.
       localGroupConcurrency: Math.min(config.WEBHOOK_AGENCY_CONCURRENCY, config.WEBHOOK_DELIVERY_CONCURRENCY),
       pollingIntervalSeconds: POLL_SECONDS,

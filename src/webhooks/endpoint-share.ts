@@ -20,7 +20,7 @@
  * statement.
  */
 import { Prisma } from '../generated/prisma/client';
-import { DELIVERY_QUEUE } from './delivery-queue';
+import { DELIVERY_QUEUE } from '../job-queue/delivery-queue';
 
 /** How long an attempt over its endpoint's share waits (plus up to BUSY_SPREAD_MS, so the waiting ones come back spread out). */
 export const BUSY_DEFER_MS = 1_000;

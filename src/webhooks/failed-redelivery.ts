@@ -7,7 +7,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import { BadRequest } from '../errors';
-import { insertDeliveryJobs } from './delivery-queue';
+import { insertDeliveryJobs } from '../job-queue/delivery-queue';
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 
 export const MAX_REDELIVERED_PER_CALL = 500;

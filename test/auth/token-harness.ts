@@ -32,16 +32,14 @@ export function expectOAuthError(body: unknown, error: string): void {
   expect(body).toEqual({ error, error_description: expect.any(String) });
 }
 
-export interface TimedAnswer {
+export interface TokenAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
-  ms: number;
 }
 
 /** POST a token request over a real socket bound to `localAddress` (a 127.x.y.z address on Linux). */
-export function postTokenFrom(origin: string, localAddress: string, clientId: string, secret: string, agent?: http.Agent): Promise<TimedAnswer> {
-  const started = performance.now();
+export function postTokenFrom(origin: string, localAddress: string, clientId: string, secret: string, agent?: http.Agent): Promise<TokenAnswer> {
   const form = 'grant_type=client_credentials';
   const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64');
   return new Promise((resolve, reject) => {
@@ -57,17 +55,11 @@ export function postTokenFrom(origin: string, localAddress: string, clientId: st
         let body = '';
         incoming.setEncoding('utf8');
         incoming.on('data', (chunk: string) => (body += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body, ms: performance.now() - started }));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body }));
         incoming.on('error', reject);
       },
     );
     outgoing.on('error', reject);
     outgoing.end(form);
   });
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

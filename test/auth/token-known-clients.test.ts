@@ -2,32 +2,30 @@
  * An ERP provider calls the token endpoint for 30 agencies from one egress address. One agency's
  * secret is misconfigured and its requests fail 100 times; someone also sweeps made-up client IDs
  * from that address. Every agency that obtained a token from the address lately keeps getting
- * tokens, and is never held by the lockout's answer delay; the failing agency is stopped by its own
- * failures; the address lockout still refuses every client ID that is not known there. Default
- * limits (20 failures per address, 10 per client ID); addresses come from a trusted proxy.
+ * tokens (never a 429); the failing agency is stopped by its own failures; the address lockout
+ * still refuses every client ID that is not known there. Default limits (20 failures per address,
+ * 10 per client ID); addresses come from a trusted proxy. How long the known agencies' tokens take
+ * meanwhile is a benchmark's figure (`BENCH_ONLY=token make bench`), not asserted here.
  */
 import { useTestApp } from '../support/test-app';
 import type { CreatedCredential } from '../../src/auth/credentials';
-import { expectOAuthError, median, newCredential, tokenRequestFrom } from './token-harness';
+import { expectOAuthError, newCredential, tokenRequestFrom } from './token-harness';
 
-/** Long enough that no 200 on a loaded machine comes near it: a held answer would take at least this. */
-const ANSWER_DELAY_MS = 8000;
-const t = useTestApp({ TRUST_PROXY: 'loopback', TOKEN_LOCKOUT_ANSWER_DELAY_MS: String(ANSWER_DELAY_MS) });
+/** Locked-out answers are still held before their 429 (the path is exercised), briefly: nothing here times them. */
+const t = useTestApp({ TRUST_PROXY: 'loopback', TOKEN_LOCKOUT_ANSWER_DELAY_MS: '200' });
 
 const ERP = '198.51.100.200';
 const AGENCIES = 30;
 
 interface Answer {
   status: number;
-  ms: number;
   error?: string;
   description?: string;
 }
 
 async function tokenFromErp(credential: CreatedCredential, secret = credential.clientSecret): Promise<Answer> {
-  const started = performance.now();
   const response = await tokenRequestFrom(t.app, ERP, credential.clientId, secret);
-  return { status: response.status, ms: performance.now() - started, error: response.body.error, description: response.body.error_description };
+  return { status: response.status, error: response.body.error, description: response.body.error_description };
 }
 
 /** Runs `count` tasks, `concurrency` at a time. */
@@ -62,7 +60,6 @@ test("one agency's wrong secret and a sweep of client IDs from an ERP's address 
     inParallel(others.length * 3, 3, (index) => tokenFromErp(others[index % others.length]!)),
   ]);
   expect(statuses(meanwhile)).toEqual(Array(others.length * 3).fill(200));
-  for (const answer of meanwhile) expect(answer.ms).toBeLessThan(ANSWER_DELAY_MS);
   // Its own failures at this address stop the failing agency after 10 (its client ID's limit)...
   expect(failures.filter((answer) => answer.status === 401)).toHaveLength(10);
   const refused = failures.filter((answer) => answer.status === 429);
@@ -87,15 +84,8 @@ test("one agency's wrong secret and a sweep of client IDs from an ERP's address 
   // The address lockout refuses a client ID that never obtained a token here, even with its right secret...
   expect(newcomerAnswer.status).toBe(429);
   expect(newcomerAnswer.body.error_description).toMatch(/from this address/);
-  // ...and the 29 agencies known there keep getting tokens, without the lockout's delay.
+  // ...and the 29 agencies known there keep getting tokens.
   expect(statuses(after)).toEqual(Array(others.length).fill(200));
-  for (const answer of after) expect(answer.ms).toBeLessThan(ANSWER_DELAY_MS);
-  const figures = (answers: Answer[]) =>
-    `p50 ${Math.round(median(answers.map((a) => a.ms)))} ms, max ${Math.round(Math.max(...answers.map((a) => a.ms)))} ms`;
-  console.info(
-    `Token latency of the ERP's known agencies: before ${figures(usual)}; while one agency fails 100 times ${figures(meanwhile)}; ` +
-      `with the address locked out ${figures(after)} (the lockout's answer delay is ${ANSWER_DELAY_MS} ms).`,
-  );
   // The newcomer is not concerned anywhere else.
   expect((await tokenRequestFrom(t.app, '198.51.100.201', newcomer.clientId, newcomer.clientSecret)).status).toBe(200);
 }, 120_000);

@@ -7,7 +7,8 @@
 import { addStaffComment, staffMember } from '../../src/back-office/api/review-service';
 import { inUnitOfWork, UnitOfWork } from '../../src/database/unit-of-work';
 import { emitEvent } from '../../src/events/outbox';
-import { recordHistory, SYSTEM_ACTOR } from '../../src/guarantees/history';
+import { SYSTEM_ACTOR } from '../../src/auth/actors';
+import { recordHistory } from '../../src/guarantees/history';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 

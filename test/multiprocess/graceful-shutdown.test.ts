@@ -1,9 +1,9 @@
 /**
  * SIGTERM on a real service process.
  * During a burst of writes: new connections are refused at once, the writes in flight (some held
- * behind a row lock) finish with `Connection: close`, the process exits well within its grace
- * period, and nothing is lost or applied twice: replaying every key on a fresh process answers each
- * write exactly once.
+ * behind a row lock) finish with `Connection: close`, the process exits once they are done (its
+ * grace period is longer than the test: it does not wait for it), and nothing is lost or applied
+ * twice: replaying every key on a fresh process answers each write exactly once.
  * On its connections: idle keep-alive connections are closed at once; a readiness probe that was
  * being sent on a kept-alive connection when the signal came is answered 503 not_ready (and its
  * connection closed) while a slow request is still in flight, which then finishes.
@@ -36,8 +36,8 @@ const send = (origin: string, write: Write): Promise<FetchResult> =>
 
 describe('When a service process gets SIGTERM during a burst of writes', () => {
   test('then it refuses new connections, finishes the writes in flight, exits in time, and every key then replays or succeeds once', async () => {
-    const grace = 5_000;
-    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: String(grace) });
+    // Longer than the test: a process that waited for its grace period instead of its work would time it out.
+    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: '120000' });
     const held = await asPartner(t).newGuarantee();
     const patches: Write[] = Array.from({ length: 4 }, (_, index) => ({
       key: newKey(),
@@ -63,7 +63,6 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     await waitForLockWaiters(t, patches.length);
 
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(200);
-    const signalled = Date.now();
     process.kill(service.pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
     // No new connection is accepted once the process drains (a fresh socket: fetch's pool may hold a
@@ -74,14 +73,12 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
     const created = await Promise.all(burst);
     await lock.done;
     const exitCode = await service.exited;
-    const stoppedAfter = Date.now() - signalled;
 
     for (const answer of patched) {
       expect(answer.status).toBe(200);
       expect(answer.headers.get('connection')).toBe('close');
     }
     expect(exitCode).toBe(0);
-    expect(stoppedAfter).toBeLessThan(grace + 2_000);
     expect(created.every((answer) => answer.status === 201 || answer.status === 0)).toBe(true);
 
     // A fresh process: every write of the burst, retried with its key, is answered exactly once.
@@ -101,9 +98,8 @@ describe('When a service process gets SIGTERM during a burst of writes', () => {
 
 describe('When a service process gets SIGTERM with keep-alive connections open and a slow request in flight', () => {
   test('then idle connections close at once, a probe begun on a kept connection is answered 503 not_ready, and the slow request finishes', async () => {
-    const grace = 5_000;
     // A keep-alive timeout far longer than the test: any connection closed here is closed by the drain.
-    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: String(grace), HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' });
+    const service = await startService(t.databaseUrl, { SHUTDOWN_GRACE_MS: '5000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '120000' });
     const held = await asPartner(t).newGuarantee();
     const lock = await holdGuaranteeRow(t, held.id);
     let slowSettled = false;
@@ -126,11 +122,10 @@ describe('When a service process gets SIGTERM with keep-alive connections open a
     probe.write('GET /health/ready HTTP/1.1\r\n');
     await new Promise((resolve) => setTimeout(resolve, 100));
 
-    const signalled = Date.now();
     process.kill(service.pid, 'SIGTERM');
-    const idleClosedAt = await idle.closed;
-    // Promptly: at the signal, not after the keep-alive timeout (a bound a slow machine still meets).
-    expect(idleClosedAt - signalled).toBeLessThan(2_000);
+    await idle.closed;
+    // At the signal: while the slow request is still held (not after the drain, nor the keep-alive timeout).
+    expect(slowSettled).toBe(false);
     expect(await statusOnNewConnection(service.origin, '/v1/rental-insurances', t.agency.auth)).toBe(0);
 
     const readyDraining = await (probe.write('Host: lb\r\n\r\n'), probe.nextAnswer());
@@ -147,7 +142,5 @@ describe('When a service process gets SIGTERM with keep-alive connections open a
     expect([finished.status, finished.headers.get('connection')]).toEqual([200, 'close']);
     await lock.done;
     expect(await service.exited).toBe(0);
-    // The documented bound (README, SHUTDOWN_GRACE_MS): the grace period plus a few seconds.
-    expect(Date.now() - signalled).toBeLessThan(grace + 5_000);
   });
 });

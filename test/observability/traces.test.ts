@@ -7,7 +7,7 @@
  * only linked otherwise; the scheduler's runs are traces of their own.
  */
 import http from 'node:http';
-import { tracingRequested } from '../../src/observability/tracing-switch';
+import { tracingRequested } from '../../src/tracing/tracing-switch';
 import { guaranteeBody, newKey } from '../support/factories';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { API_BASE, call, startService, stopAllServices, type ServiceProcess } from '../support/service-process';

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logger';
 import { metrics } from '../../src/observability/metrics';
 import { pruneRequestLog } from '../../src/request-log/request-log-pruning';
 import { RequestLogWriter } from '../../src/request-log/request-log-writer';
-import type { RequestLogLine } from '../../src/request-log/request-log-line';
+import type { RequestLogLine } from '../../src/http/request-log-line';
 import { API, asPartner } from '../support/partner-api';
 import { useTestApp, type Agency } from '../support/test-app';
 import { waitFor } from '../support/wait-for';

@@ -1,7 +1,7 @@
 /**
  * A rolling deploy (issue 24 item 5; `make rolling-deploy-test`, run by .ci/run): the previous release
  * keeps serving on one database while this release starts beside it and applies its migrations
- * (expand, then contract: README).
+ * (expand, then contract: docs/deployment.md).
  *
  * The previous release is the commit before the newest migration, or ROLLING_BASE: it is
  * extracted with `git archive` into a temporary directory and built there (Prisma client and

@@ -4,6 +4,7 @@
  * outcome chosen by the cents of rentalAmount (partner document, "Testing in the sandbox").
  */
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { backOffice } from '../support/back-office';
 import { nextCpf } from '../support/factories';
@@ -144,14 +145,14 @@ test('When rentalAmount ends in .03, then the proposal is approved but the tenan
 
 test('When rentalAmount ends in .04, then the proposal is approved and expires SANDBOX_PROPOSAL_VALIDITY_SECONDS later unless accepted', async () => {
   const created = await partner.newGuarantee({ rentalAmount: 1500.04 });
-  await runSchedulerOnce(world.db, world.config);
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config));
   expect((await partner.current(created.id)).status).toBe('approved');
   expect((await partner.historyEntries(created.id))[1]!.comment).toMatch(/expires 60 seconds after approval unless accepted/);
 
-  await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 30_000));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), new Date(Date.now() + 30_000));
   expect((await partner.current(created.id)).status).toBe('approved');
 
-  const summary = await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 61_000));
+  const summary = await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), new Date(Date.now() + 61_000));
   expect(processed(summary, 'sandbox_expire_proposals')).toBeGreaterThanOrEqual(1);
   expect((await partner.current(created.id)).status).toBe('expired');
   expect((await partner.historyEntries(created.id)).at(-1)).toMatchObject({ creator: SYSTEM, status: { code: 'expired' } });
@@ -161,27 +162,27 @@ test('When rentalAmount ends in .04, then the proposal is approved and expires S
 test('When the sandbox delays are 5 seconds, then nothing happens before they pass', async () => {
   const config = { ...world.config, SANDBOX_REVIEW_DELAY_SECONDS: 5, SANDBOX_SIGNING_DELAY_SECONDS: 5 };
   const created = await partner.newGuarantee();
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 3000));
   expect((await partner.current(created.id)).status).toBe('under_review');
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 6000));
   expect((await partner.current(created.id)).status).toBe('approved');
 
   await partner.accept(created.id);
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 3000));
   const pending = (await partner.signatureRecords(created.id)) as Array<{ status: string }>;
   expect(pending.map((record) => record.status)).toEqual(['pending', 'pending']);
   // Simulated time runs ahead of the envelope's real timestamp, so envelope and signatures both come due here.
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 6000));
   expect((await partner.current(created.id)).status).toBe('active');
 
   // The signers answer only SANDBOX_SIGNING_DELAY_SECONDS after the envelope is ready (here made ready by staff).
   const second = await partner.newGuarantee();
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 6000));
   await partner.accept(second.id);
   await backOffice(world).envelopeReady(second.id);
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 3000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 3000));
   const ready = (await partner.signatureRecords(second.id)) as Array<{ status: string }>;
   expect(ready.map((record) => record.status)).toEqual(['awaiting_signature', 'awaiting_signature']);
-  await runSchedulerOnce(world.db, config, new Date(Date.now() + 6000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date(Date.now() + 6000));
   expect((await partner.current(second.id)).status).toBe('active');
 });

@@ -4,6 +4,7 @@
  * jobs as the scheduler; nothing of another guarantee moves, and the scheduler applies nothing twice.
  */
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { totalProcessed } from '../scheduler/scheduler-helpers';
@@ -49,7 +50,7 @@ test('When a sandbox guarantee is advanced past its proposal validity, then it i
   expect(await partner.historyEntries(neighbour.id)).toHaveLength(1);
 
   // The scheduler, a month later on the wall clock, applies nothing twice to the travelled guarantee.
-  await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 40 * DAY_MS));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), new Date(Date.now() + 40 * DAY_MS));
   expect(await partner.historyEntries(created.id)).toHaveLength(3);
   expect((await partner.current(neighbour.id)).status).not.toBe('under_review');
 });
@@ -62,10 +63,10 @@ test('When the clock was advanced part of the way, then the scheduler takes the 
   expect(offset).toBeGreaterThanOrEqual(29 * DAY_MS - 1000);
 
   // Nothing due yet on its own clock, though the wall clock's scheduler runs now.
-  expect(totalProcessed(await runSchedulerOnce(world.db, world.config))).toBe(0);
+  expect(totalProcessed(await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config)))).toBe(0);
   // Two wall-clock days later its own time is past the 30 days of validity: it expires, at its own time.
   const wall = Date.now() + 2 * DAY_MS;
-  await runSchedulerOnce(world.db, world.config, new Date(wall));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), new Date(wall));
   const history = await partner.historyEntries(created.id);
   expect(history.map((entry) => entry.status.code)).toEqual(['under_review', 'approved', 'expired']);
   const expiredAt = new Date(history[2]!.createdAt!).getTime();

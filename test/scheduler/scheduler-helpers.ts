@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Logger } from '../../src/logger';
 import { runSchedulerOnce, type RunSummary } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { backOffice, standardTerms } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import type { Agency, TestApp } from '../support/test-app';
@@ -17,7 +18,7 @@ export const totalProcessed = (summary: RunSummary) => Object.values(summary).re
 /** Runs the scheduler until a run changes nothing (at most `limit` runs); returns the number of runs that changed something. */
 export async function settle(t: TestApp, now?: () => Date, limit = 10): Promise<number> {
   for (let run = 0; run < limit; run += 1) {
-    const summary = await runSchedulerOnce(t.db, t.config, now ? now() : new Date());
+    const summary = await runSchedulerOnce(t.db, t.config, scheduledJobs(t.config), now ? now() : new Date());
     if (totalProcessed(summary) === 0) return run;
   }
   throw new Error(`the scheduler still changed guarantees after ${limit} runs`);

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config';
 import { createDatabaseClient } from '../../src/database/prisma-client';
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 
 async function main(): Promise<void> {
   const databaseUrl = process.argv[2];
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   process.stdout.write('ready\n');
   await go;
   lines.close();
-  const summary = await runSchedulerOnce(db, config);
+  const summary = await runSchedulerOnce(db, config, scheduledJobs(config));
   process.stdout.write(`${JSON.stringify({ pid: process.pid, summary })}\n`);
   await db.$disconnect();
 }

@@ -5,6 +5,7 @@
 import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { loadConfig } from '../../src/config';
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { backOffice, standardTerms } from '../support/back-office';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -38,10 +39,10 @@ test('When an approved proposal is 30 days old, then the scheduler expires it on
   const created = await partner.newGuarantee();
   await office.approve(created.id);
 
-  await runSchedulerOnce(world.db, world.config, later(29, 23 * 3_600_000));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(29, 23 * 3_600_000));
   expect((await partner.current(created.id)).status).toBe('approved');
 
-  const summary = await runSchedulerOnce(world.db, world.config, later(30, 60_000));
+  const summary = await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(30, 60_000));
   expect(processed(summary, 'expire_proposals')).toBeGreaterThanOrEqual(1);
   const after = await partner.current(created.id);
   expect(after.status).toBe('expired');
@@ -55,7 +56,7 @@ test('When an approved proposal is 30 days old, then the scheduler expires it on
     status: { code: 'expired' },
   });
 
-  await runSchedulerOnce(world.db, world.config, later(60));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(60));
   expect(await partner.historyEntries(created.id)).toHaveLength(3);
   expect((await partner.accept(created.id)).status).toBe(409);
 });
@@ -67,7 +68,7 @@ test('When a proposal was re-approved after a monetary change, then its validity
   const patched = await partner.patch(created.id, { rentalAmount: 3600 }, { ifMatch: 'W/"2"' });
   expect(patched.body.status).toBe('under_review');
   await office.approve(created.id);
-  await runSchedulerOnce(world.db, world.config);
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config));
   expect((await partner.current(created.id)).status).toBe('approved');
 });
 
@@ -75,9 +76,9 @@ test('When PROPOSAL_VALIDITY_DAYS is 2, then a proposal approved 2 days ago expi
   const created = await partner.newGuarantee();
   await office.approve(created.id);
   const config = { ...world.config, PROPOSAL_VALIDITY_DAYS: 2 };
-  await runSchedulerOnce(world.db, config, later(1));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), later(1));
   expect((await partner.current(created.id)).status).toBe('approved');
-  await runSchedulerOnce(world.db, config, later(2, 1000));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), later(2, 1000));
   expect((await partner.current(created.id)).status).toBe('expired');
 });
 
@@ -88,10 +89,10 @@ test('When the termination date comes in São Paulo (UTC-3), then the active gua
   // Years ahead, the archiving job would also archive it in the same run: keep archiving out of the way.
   const config = { ...world.config, ARCHIVE_AFTER_DAYS: 36_500 };
   // 2030-03-10T02:59Z is still 2030-03-09 23:59 in São Paulo.
-  await runSchedulerOnce(world.db, config, new Date('2030-03-10T02:59:00Z'));
+  await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date('2030-03-10T02:59:00Z'));
   expect((await partner.current(created.id)).status).toBe('active');
 
-  const summary = await runSchedulerOnce(world.db, config, new Date('2030-03-10T03:00:00Z'));
+  const summary = await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date('2030-03-10T03:00:00Z'));
   expect(processed(summary, 'terminate_guarantees')).toBeGreaterThanOrEqual(1);
   const after = await partner.current(created.id);
   expect(after.status).toBe('terminated');
@@ -106,17 +107,17 @@ test('When the termination date comes in São Paulo (UTC-3), then the active gua
 
 test('When an active guarantee has no termination date, then time never terminates it', async () => {
   const created = await activeGuarantee(world, world.agency);
-  await runSchedulerOnce(world.db, world.config, later(3650));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(3650));
   expect((await partner.current(created.id)).status).toBe('active');
 });
 
 test('When a guarantee has been terminated for 365 days, then the scheduler archives it with a history entry', async () => {
   const created = await activeGuarantee(world, world.agency);
   await office.terminate(created.id);
-  await runSchedulerOnce(world.db, world.config, later(364));
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(364));
   expect((await partner.current(created.id)).status).toBe('terminated');
 
-  const summary = await runSchedulerOnce(world.db, world.config, later(365, 60_000));
+  const summary = await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(365, 60_000));
   expect(processed(summary, 'archive_guarantees')).toBeGreaterThanOrEqual(1);
   const after = await partner.current(created.id);
   expect(after.status).toBe('archived');

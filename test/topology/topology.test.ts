@@ -92,7 +92,7 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_LOOPBACK: 'true',
     WEBHOOK_RETRY_SCHEDULE_MS: '300,600,1000,2000,2000,2000,2000,2000',
     // An attempt held by a killed host (or one cut off from the primary) is made again within about
-    // heartbeat + supervision + 3 s (README, Webhooks): 15 s here rather than the defaults' 65 s, so the
+    // heartbeat + supervision + 3 s (docs/webhooks.md): 15 s here rather than the defaults' 65 s, so the
     // settling wait below is well beyond the bound on a slow machine. Until then it also holds its
     // endpoint's share, and the endpoint's other deliveries wait behind it.
     WEBHOOK_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),

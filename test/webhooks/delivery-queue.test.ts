@@ -1,5 +1,5 @@
 /**
- * The delivery jobs our statements insert into pg-boss's table (src/webhooks/delivery-queue.ts) are
+ * The delivery jobs our statements insert into pg-boss's table (src/job-queue/delivery-queue.ts) are
  * jobs as pg-boss itself reads them: read back through pg-boss's API, each has the queue's settings
  * (policy, heartbeat, retries), the delivery as its key and the agency as its group; and however many
  * redeliveries are asked for, a delivery never has more than one attempt queued. This guards the
@@ -9,8 +9,8 @@ import { PgBoss } from 'pg-boss';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { Prisma } from '../../src/generated/prisma/client';
-import { DELIVERY_QUEUE, QUEUE_SCHEMA, unqueueDeliveries } from '../../src/webhooks/delivery-queue';
-import { installDeliveryQueue } from '../../src/webhooks/queue-install';
+import { DELIVERY_QUEUE, QUEUE_SCHEMA, unqueueDeliveries } from '../../src/job-queue/delivery-queue';
+import { installDeliveryQueue } from '../../src/job-queue/queue-install';
 import { webhookClient } from './webhook-support';
 
 // Nothing delivers here (WEBHOOK_DELIVERY_CONCURRENCY 0): the queued jobs stay where they are.

@@ -6,6 +6,7 @@
  * against the document's `webhooks`, and GET /v1/events lists the same event, once.
  */
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { backOffice, standardTerms } from '../support/back-office';
 import { nextCpf } from '../support/factories';
 import { asPartner } from '../support/partner-api';
@@ -81,8 +82,8 @@ describe('When the scheduler moves a guarantee because time passed', () => {
   it('then expiring an approved proposal emits its status change, once', async () => {
     const created = await partner.newGuarantee();
     await office.approve(created.id);
-    await runSchedulerOnce(world.db, world.config, later(30));
-    await runSchedulerOnce(world.db, world.config, later(31));
+    await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(30));
+    await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(31));
     const [expired] = await eventsAbout(created.id, 1, statusMove('approved', 'expired'));
     expect(expired!.data).toMatchObject({ comment: 'The proposal expired without an answer.', rentalInsurance: { status: 'expired' } });
   });
@@ -90,11 +91,11 @@ describe('When the scheduler moves a guarantee because time passed', () => {
   it('then terminating at the termination date, and archiving after the retention period, each emit their status change', async () => {
     const created = await activeGuarantee(world, world.agency, { ...standardTerms, terminationDate: '2030-03-10' });
     const config = { ...world.config, ARCHIVE_AFTER_DAYS: 36_500 };
-    await runSchedulerOnce(world.db, config, new Date('2030-03-10T03:00:00Z'));
+    await runSchedulerOnce(world.db, config, scheduledJobs(config), new Date('2030-03-10T03:00:00Z'));
     const [terminated] = await eventsAbout(created.id, 1, statusMove('active', 'terminated'));
     expect(terminated!.data).toMatchObject({ comment: 'The guarantee was terminated.', rentalInsurance: { status: 'terminated' } });
 
-    await runSchedulerOnce(world.db, world.config, later(366));
+    await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(366));
     const [archived] = await eventsAbout(created.id, 1, statusMove('terminated', 'archived'));
     expect(archived!.data).toMatchObject({ comment: 'The guarantee was archived.', rentalInsurance: { status: 'archived' } });
   });

@@ -1,5 +1,5 @@
 /**
- * The measurement of issue 23 item 1: a service with 100,000 attempts on one delivery (stored
+ * The case of issue 23 item 1: a service with 100,000 attempts on one delivery (stored
  * directly, as 83 minutes of one credential's redeliveries would have left them before the cap of
  * 50) answers every listing that could show them within a bounded size, and stays up under 20
  * parallel reads of each: the partner's and the back office's deliveries and attempts pages (no
@@ -7,9 +7,9 @@
  * every 5 ms during the reads, peaks less than PEAK_GROWTH_BYTES over its baseline (garbage
  * included: 20 answers that each held the 100,000 attempts would take gigabytes; before the cap one
  * `GET .../deliveries?pageSize=1` exhausted it), and after a collection keeps less than
- * RETAINED_BYTES of it. The attempts page's exact `totalElements` is a
- * count(*) over the delivery's attempts (an index-only scan of 100,000 entries): its latency is
- * measured and bounded here too.
+ * RETAINED_BYTES of it. The attempts page's `totalElements` stays exact (a count over the 100,000).
+ * How long the reads and that count take is a benchmark's figure (`BENCH_ONLY=bounded make bench`,
+ * bench/bounded-answers.ts), not asserted here.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -27,7 +27,6 @@ const PARALLEL = 20;
 const MAX_ANSWER_BYTES = 128 * 1024;
 const PEAK_GROWTH_BYTES = 256 * 1024 * 1024;
 const RETAINED_BYTES = 16 * 1024 * 1024;
-const COUNT_MS = 500;
 
 const world = useTestApp({}, { agencies: 1 });
 const hooks = webhookClient(world, () => world.agency);
@@ -87,11 +86,9 @@ describe('When one delivery has 100,000 attempts', () => {
     'listAgencyWebhookDeliveries',
     'listAgencyWebhookDeliveryAttempts',
   ])('then 20 parallel %s answer 200, each under 128 KiB, and the heap peaks less than 256 MB higher and keeps under 16 MB', async (name) => {
-    const started = Date.now();
     const { answers, heapGrowth, retained } = await inParallel(paths[name]!);
     const sizes = answers.map((answer) => Buffer.byteLength(answer.text));
     figures[name] = {
-      ms: Date.now() - started,
       maxBytes: Math.max(...sizes),
       heapPeakMB: Math.round(heapGrowth / 2 ** 20),
       retainedMB: Math.round(retained / 2 ** 20),
@@ -110,19 +107,5 @@ describe('When one delivery has 100,000 attempts', () => {
     }
     // Still up: the next request is answered.
     expect((await paths.listWebhookDeliveries!()).status).toBe(200);
-  });
-
-  it("then the attempts page's exact count over 100,000 attempts costs under 500 ms (median of 5)", async () => {
-    const timings: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const started = process.hrtime.bigint();
-      const [row] = await world.db.$queryRaw<{ n: number }[]>`
-        SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = ${figures.deliveryId as string}::uuid`;
-      timings.push(Number(process.hrtime.bigint() - started) / 1e6);
-      expect(row!.n).toBe(ATTEMPTS);
-    }
-    const median = timings.sort((x, y) => x - y)[2]!;
-    figures.countMs = { median, all: timings.map((t) => Math.round(t * 10) / 10) };
-    expect(median).toBeLessThan(COUNT_MS);
   });
 });

@@ -5,6 +5,7 @@
  * and the sandbox reviewer's moves emit the same events as anyone's.
  */
 import { runSchedulerOnce } from '../../src/scheduler/scheduler';
+import { scheduledJobs } from '../../src/sandbox/lifecycle-jobs';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { startReceiver, verify, webhookClient, type Received } from './webhook-support';
@@ -45,7 +46,7 @@ describe('When the sandbox reviewer decides', () => {
     await hooks.register(receiver.url, ['rental_insurance.status_changed']);
     const guarantee = await partner.newGuarantee({ rentalAmount: 3500 });
     // The scheduler run of a service process, 30 s later: the sandbox reviewer approves.
-    await runSchedulerOnce(world.db, world.config, new Date(Date.now() + 30_000));
+    await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), new Date(Date.now() + 30_000));
     const ofGuarantee = (r: Received) => (r.event.data['rentalInsurance'] as { id: number }).id === guarantee.id;
     const received = await receiver.waitFor((all) => all.some((r) => ofGuarantee(r) && r.event.data['status'] === 'approved'), 20_000);
     const approved = received.find((r) => ofGuarantee(r) && r.event.data['status'] === 'approved')!;

@@ -35,8 +35,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Answers in order, then 200 (a status, or a status and headers). */
-  script: Array<number | { status: number; headers: Record<string, string> }>;
+  /** Answers in order, then 200 (a status, or a status and headers, or headers made when it answers). */
+  script: Array<number | { status: number; headers: Record<string, string> | (() => Record<string, string>) }>;
   close(): Promise<void>;
   /** Waits until `predicate` holds for the requests received (polling), or fails after `ms`. */
   waitFor(predicate: (received: Received[]) => boolean, ms?: number): Promise<Received[]>;
@@ -54,7 +54,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       received.push({ headers: req.headers as Record<string, string>, body, event: JSON.parse(body) as Received['event'] });
       const answer = script.shift() ?? 200;
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-      res.writeHead(status, headers).end('ok');
+      res.writeHead(status, typeof headers === 'function' ? headers() : headers).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -5,7 +5,7 @@
  */
 import { directorActor, staffActor, type AuditActor } from '../../auth/audit-log';
 import { InsufficientScope, type Principal } from '../../auth/principal';
-import type { Actor } from '../../guarantees/history';
+import type { Actor } from '../../auth/actors';
 import { staffMember } from './review-service';
 
 export interface Operator {

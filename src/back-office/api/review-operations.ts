@@ -8,7 +8,7 @@ import { halPage, pageRequest } from '../../http/paging';
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { postLedgerEntry } from './ledger-posting';
 import { toPostedStatementEntry } from './mappers';
-import { lockForReview, type ReviewTarget } from '../review-actions';
+import { lockForReview, type ReviewTarget } from '../../guarantees/review-actions';
 import {
   addStaffComment,
   applyCheckedReview,

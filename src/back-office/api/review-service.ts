@@ -1,7 +1,7 @@
 /**
  * Back-office operations on guarantees of any agency, shared by the back-office API and the admin
  * command-line tool (no HTTP here). Input checks and conversions happen here once; the moves
- * themselves are the domain functions of src/back-office/review-actions.ts, which go through the one
+ * themselves are the domain functions of src/guarantees/review-actions.ts, which go through the one
  * status machine, bump the version and write history.
  */
 import type { Queryable } from '../../database/prisma-client';
@@ -10,10 +10,11 @@ import { rentalInsuranceNotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
 import type { ChangeOutcome } from '../../guarantees/guarantee-change';
 import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
-import { appendComment, type Actor } from '../../guarantees/history';
+import type { Actor } from '../../auth/actors';
+import { appendComment } from '../../guarantees/history';
 import { changeTime } from '../../guarantees/guarantee-clock';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
-import * as review from '../review-actions';
+import * as review from '../../guarantees/review-actions';
 
 /** A staff member as the creator of history entries (`serviceAccount: false`). */
 export const staffMember = (name: string): Actor => ({ name, serviceAccount: false });

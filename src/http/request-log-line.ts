@@ -1,15 +1,17 @@
 /**
- * A request log line as the pipeline captures it, once the answer is sent: what the request was
+ * A line of the agencies' request log (GET /v1/request-log) as the pipeline captures it, once the
+ * answer is sent: what the request was
  * (method, path template and the resource it named, operation), how it was answered (status, the
  * error's code and details, Idempotent-Replay), who made it (the principal's credential, the client
  * address) and how long it took. Built from what the pipeline already holds: never a header other
- * than the Idempotency-Key, never the query, a body or a token.
+ * than the Idempotency-Key, never the query, a body or a token. Declared here, where the pipeline
+ * needs it; the sink that stores the lines (src/request-log/request-log-writer.ts) is injected.
  */
 import type { Principal } from '../auth/principal';
 import { clientAddress } from '../auth/source-address';
-import type { HttpResult } from '../http/http-result';
-import { parseIdempotencyKey } from '../http/idempotency';
-import { storableText } from '../http/storable-text';
+import type { HttpResult } from './http-result';
+import { parseIdempotencyKey } from './idempotency';
+import { storableText } from './storable-text';
 
 export interface RequestLogLine {
   companyId: string;
@@ -30,7 +32,7 @@ export interface RequestLogLine {
   sourceAddress: string;
 }
 
-/** Where the pipeline hands its lines (request-log-writer.ts); absent when REQUEST_LOG=off. */
+/** Where the pipeline hands its lines (src/request-log/request-log-writer.ts); absent when REQUEST_LOG=off. */
 export interface RequestLogSink {
   record(line: RequestLogLine): void;
 }

@@ -18,13 +18,14 @@
  */
 import type { QueueOptions } from 'pg-boss';
 import { Prisma } from '../generated/prisma/client';
-import { traceContext, type TraceCarrier } from '../observability/tracing';
+import { traceContext, type TraceCarrier } from '../tracing/tracing';
+import { SETTINGS } from '../config';
 
 export const QUEUE_SCHEMA = 'pgboss';
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
-/** The queue's settings at creation (migrateDatabase); WEBHOOK_HEARTBEAT_SECONDS's default. */
-export const DEFAULT_HEARTBEAT_SECONDS = 30;
+/** The queue's settings at creation (migrateDatabase): WEBHOOK_HEARTBEAT_SECONDS's default. */
+export const DEFAULT_HEARTBEAT_SECONDS = SETTINGS.WEBHOOK_HEARTBEAT_SECONDS.default;
 
 /**
  * The queue's settings (a job takes them when it is queued). Errors of our code or the database

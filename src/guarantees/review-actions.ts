@@ -10,12 +10,12 @@ import type { Queryable } from '../database/prisma-client';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict, NotFound, rentalInsuranceNotFound } from '../errors';
 import { centsToDecimalString } from '../validation';
-import { applyChange, type ChangeOutcome } from '../guarantees/guarantee-change';
-import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantees/guarantee-repository';
-import { SYSTEM_ACTOR, type Actor } from '../guarantees/history';
+import { applyChange, type ChangeOutcome } from './guarantee-change';
+import { lockGuaranteeAnyCompany, type LockedGuarantee } from './guarantee-repository';
+import { SYSTEM_ACTOR, type Actor } from '../auth/actors';
 import { fromDateOnly } from '../database/column-values';
 import { postActivationEntries } from '../financial/activation-entries';
-import { changeTime } from '../guarantees/guarantee-clock';
+import { changeTime } from './guarantee-clock';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;

@@ -1,7 +1,8 @@
 /**
- * The request log never holds a secret or a token that a client put in the query string (of the
- * token endpoint or of the API), and still says which request it was. The app logs at `info` into
- * a stream that the test reads. Assertions compare booleans, so a failure prints no secret.
+ * The access log (the process's log line per request, src/http/access-log.ts) never holds a secret
+ * or a token that a client put in the query string (of the token endpoint or of the API), and still
+ * says which request it was. The app logs at `info` into a stream that the test reads. Assertions
+ * compare booleans, so a failure prints no secret.
  */
 import { Writable } from 'node:stream';
 import request from 'supertest';
@@ -32,7 +33,7 @@ const loggedUrls = () =>
     .filter((url): url is string => typeof url === 'string');
 
 describe('When a client puts credentials or tokens in the query string', () => {
-  test('then neither the secret nor the token reaches the request log, and the request is still recognisable', async () => {
+  test('then neither the secret nor the token reaches the access log, and the request is still recognisable', async () => {
     const credential = await newCredential(t.db);
     const secret = credential.clientSecret;
     const tokenAnswer = await request(logged.app)
