@@ -12,6 +12,7 @@ export CHECKPOINT_DISABLE := 1
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated typecheck migrate admin bench bench-compare clean
+.PHONY: bench-growth-seed bench-growth bench-growth-plans
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -148,6 +149,16 @@ admin: build ## Admin tool: make admin ARGS="credentials create --company acme -
 bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minutes) and write bench/results.md
 	scripts/topology/install-packages.sh
 	node dist/bench/run.js
+
+# Issue 38 item 5 (docs/growth.md): a national provider's dataset, seeded once and kept outside the checkout.
+bench-growth-seed: build ## Seed the growth dataset (10,000,000 guarantees over 5,000 agencies; about an hour), resume it, or find it seeded
+	node dist/bench/growth/seed-cli.js
+
+bench-growth: build ## Growth bench: get, lists, history, statements, balance, create on the largest and median agencies against the 1M dataset; writes bench/growth-results.md
+	node dist/bench/growth/run-growth.js
+
+bench-growth-plans: build ## EXPLAIN (ANALYZE, BUFFERS) of every statement of the growth bench's operations on both datasets; writes .data/growth-plans.md
+	node dist/bench/growth/plans.js
 
 bench-compare: build ## Interleaved A/B of this checkout against another built one: make bench-compare OLD=../old-main
 	OLD=$(OLD) node dist/bench/compare.js

@@ -17,14 +17,15 @@ import { installDeliveryQueue } from '../webhooks/queue-install';
 
 const run = promisify(execFile);
 
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+/** `timeoutMs`: how long `migrate deploy` may take (an index built over a bench's tens of millions of rows takes minutes). */
+export async function migrateDatabase(databaseUrl: string, { timeoutMs = 120_000 }: { timeoutMs?: number } = {}): Promise<void> {
   await assertSessionConnection(databaseUrl);
   const cli = require.resolve('prisma/build/index.js', { paths: [PROJECT_ROOT] });
   try {
     await run(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-      timeout: 120_000,
+      timeout: timeoutMs,
     });
   } catch (error) {
     const output = (error as { stdout?: string; stderr?: string }).stdout ?? '';

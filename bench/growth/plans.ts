@@ -1,0 +1,116 @@
+/**
+ * `make bench-growth-plans`: EXPLAIN (ANALYZE, BUFFERS) of every statement each growth-bench
+ * operation runs, on the 1M dataset and on the growth dataset's largest and median agencies, as the
+ * service really runs them: auto_explain (PostgreSQL's own module) is loaded into the sessions of a
+ * service started for the purpose, logs the plan of each statement with its parameters, and this
+ * reads the servers' logs. Each operation is sent REPEAT times in a row; the plan kept for each
+ * statement is its last one (cache warm, and the plan the statement cache settled on after the
+ * first five executions: src/database/statement-cache.ts). Buffer counts and plan shapes do not
+ * depend on the machine's load, so this may run on a shared machine. Writes .data/growth-plans.md.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { PROJECT_ROOT } from '../../src/project-root';
+import { log } from '../measure';
+import type { Scenario } from '../scenarios';
+import { OPERATION_NAMES, type OperationName } from './operations';
+import { planLog, type LoggedPlan } from './plan-log';
+import { startTargets, type Target } from './services';
+import { openGrowth, openOneMillion, type Dataset } from './targets';
+
+const REPEAT = 7;
+const AUTO_EXPLAIN: Array<[string, string]> = [
+  ['session_preload_libraries', 'auto_explain'],
+  ['auto_explain.log_min_duration', '0'],
+  ['auto_explain.log_analyze', 'on'],
+  ['auto_explain.log_buffers', 'on'],
+  ['auto_explain.log_nested_statements', 'on'],
+];
+
+async function main(): Promise<void> {
+  const logs = { '1M': planLog(), growth: planLog() };
+  const datasets: Dataset[] = [];
+  try {
+    datasets.push(await openOneMillion(logs['1M'].onLog));
+    datasets.push(await openGrowth(log, logs.growth.onLog));
+    for (const dataset of datasets) await explainSessions(dataset.url, true);
+    const { targets, stop } = await startTargets(datasets);
+    const sections: string[] = [];
+    try {
+      for (const name of OPERATION_NAMES) {
+        for (const target of targets) {
+          log(`plans: ${name} on ${target.agency.label}`);
+          const planText = logs[target.dataset];
+          const mark = planText.mark();
+          const statuses = await sendRepeatedly(target, target.operations[name]);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          sections.push(formatPlans(name, target, statuses, planText.plansSince(mark)));
+        }
+        if (name === 'create') for (const dataset of datasets) await dataset.forgetBenchWrites();
+      }
+    } finally {
+      stop();
+      for (const dataset of datasets) await explainSessions(dataset.url, false);
+    }
+    const file = path.join(PROJECT_ROOT, '.data', 'growth-plans.md');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `# Growth bench: plans (${new Date().toISOString()}, \`make bench-growth-plans\`)\n\n${sections.join('\n')}`);
+    log(`wrote ${path.relative(PROJECT_ROOT, file)}`);
+  } finally {
+    for (const dataset of datasets.reverse()) await dataset.stop();
+  }
+}
+
+/** Loads auto_explain into the database's new sessions, or stops doing so. */
+async function explainSessions(url: string, on: boolean): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const database = (await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]!.name;
+    const quoted = `"${database.replace(/"/g, '""')}"`;
+    for (const [setting, value] of AUTO_EXPLAIN) {
+      await client.query(on ? `ALTER DATABASE ${quoted} SET ${setting} = '${value}'` : `ALTER DATABASE ${quoted} RESET ${setting}`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function sendRepeatedly(target: Target, scenario: Scenario): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < REPEAT; attempt++) {
+    const request = scenario.setupRequest
+      ? scenario.setupRequest({ headers: { ...scenario.headers }, path: scenario.path, body: scenario.body })
+      : { headers: scenario.headers ?? {}, path: scenario.path, body: scenario.body };
+    const response = await fetch(`${target.origin}${request.path}`, { method: scenario.method, headers: request.headers, body: request.body });
+    await response.arrayBuffer();
+    statuses.push(response.status);
+  }
+  return statuses;
+}
+
+/** The operation's statements on one target: the last plan of each distinct statement, and how often it ran per request. */
+function formatPlans(name: OperationName, target: Target, statuses: number[], plans: LoggedPlan[]): string {
+  const last = new Map<string, { plan: LoggedPlan; runs: number }>();
+  for (const plan of plans) last.set(plan.query, { plan, runs: (last.get(plan.query)?.runs ?? 0) + 1 });
+  const lines = [`## ${name}: ${target.agency.label}`, '', `Statuses: ${statuses.join(' ')}.`, ''];
+  for (const { plan, runs } of last.values()) {
+    lines.push(
+      `- ${(runs / REPEAT).toFixed(1)} per request; last run: ${plan.buffers} buffers`,
+      '',
+      '```',
+      plan.query.length > 600 ? `${plan.query.slice(0, 600)}...` : plan.query,
+      ...(plan.parameters ? [`-- parameters: ${plan.parameters.slice(0, 300)}`] : []),
+      plan.plan,
+      '```',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
