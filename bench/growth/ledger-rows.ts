@@ -34,12 +34,17 @@ FROM (
 ) x
 ORDER BY x.date, x.key`;
 
-/** The per-day totals of every growth agency, from their entries (as bench/seed.ts rebuilds the bench agency's). */
+/**
+ * The per-day totals of every growth agency, from their entries (as bench/seed.ts rebuilds the bench
+ * agency's), inserted day after day as the service inserts them (a day's row comes with its first
+ * posting): an agency's days lie one per page or so among the other agencies', as they would.
+ */
 export const REBUILD_DAILY_TOTALS = `
 INSERT INTO ledger_daily_totals (company_id, date, credits, debits)
 SELECT e.company_id, e.date, COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0), COALESCE(-SUM(e.amount) FILTER (WHERE e.amount < 0), 0)
 FROM statement_entries e JOIN growth_seed.agencies a ON a.company_id = e.company_id
-GROUP BY e.company_id, e.date`;
+GROUP BY e.date, e.company_id
+ORDER BY e.date, e.company_id`;
 
 /** The status counts of every growth agency, rebuilt after the bulk load (the trigger was off, as in bench/seed.ts). */
 export const REBUILD_STATUS_COUNTS = `

@@ -3,10 +3,13 @@
  * guarantees with their co-tenants, history and signatures, and 30,000,000 statement entries, by
  * `INSERT ... SELECT generate_series` in slices. Each step is one transaction that records itself in
  * growth_seed.steps, so an interrupted seeding resumes at the step it was in, and a seeded database
- * is left as it is. As bench/seed.ts does for the bench agency, triggers are off during the load
- * (here through session_replication_role, which also skips the foreign-key checks: the rows are
- * consistent by construction) and the status counts are rebuilt after it; the secondary indexes of
- * the loaded tables are dropped first and built again at the end, from their saved definitions.
+ * is left as it is. As bench/seed.ts does for the bench agency, the guarantees' triggers are off
+ * during their load (session_replication_role, which also skips the foreign-key checks: the rows
+ * are consistent by construction) and the status counts they keep are rebuilt after it; the seeder
+ * refuses to run when those tables have a trigger it does not know how to stand in for. Statement
+ * entries are loaded with their triggers on, so that whatever a trigger keeps from them (a
+ * statement-level summary) stays right. The secondary indexes of the loaded tables are dropped
+ * first and built again at the end, from their saved definitions.
  */
 import fs from 'node:fs';
 import { Client } from 'pg';
@@ -20,6 +23,9 @@ const SLICES = 20;
 /** Guarantees are created over the five years before the anchor. */
 const PERIOD_DAYS = 1826;
 const LOADED_TABLES = ['rental_insurances', 'co_tenants', 'history_entries', 'signatures', 'statement_entries'];
+/** Tables loaded with their triggers off, and the triggers whose work the seeder does itself afterwards. */
+const TRIGGERLESS_TABLES = ['rental_insurances', 'co_tenants', 'history_entries', 'signatures'];
+const REBUILT_BY_THE_SEEDER = ['guarantee_status_counts_track'];
 /** What the seeded database takes on disk, about (measured: docs/growth.md), and what must stay free beside it. */
 const EXPECTED_BYTES = (40e9 * GROWTH_SHAPE.guarantees) / 10_000_000;
 const RESERVE_BYTES = 15e9;
@@ -65,16 +71,19 @@ async function runSteps(client: Client, anchor: string, done: Set<string>, log: 
   // Fewer checkpoints during the load; put back when it ends.
   await client.query(`ALTER SYSTEM SET max_wal_size = '4GB'`);
   await client.query('SELECT pg_reload_conf()');
-  const step = async (name: string, work: () => Promise<unknown>, transactional = true) => {
+  await refuseUnknownTriggers(client);
+  /** bulk: one transaction, triggers off; transaction: one transaction, triggers on; outside: no transaction (VACUUM). */
+  const step = async (name: string, work: () => Promise<unknown>, mode: 'bulk' | 'transaction' | 'outside' = 'transaction') => {
     if (done.has(name)) return;
     const started = Date.now();
-    if (transactional) await client.query(`BEGIN; SET LOCAL session_replication_role = replica`);
+    if (mode !== 'outside') await client.query('BEGIN');
     try {
+      if (mode === 'bulk') await client.query('SET LOCAL session_replication_role = replica');
       await work();
       await client.query('INSERT INTO growth_seed.steps (name, seconds) VALUES ($1, $2)', [name, (Date.now() - started) / 1000]);
-      if (transactional) await client.query('COMMIT');
+      if (mode !== 'outside') await client.query('COMMIT');
     } catch (error) {
-      if (transactional) await client.query('ROLLBACK');
+      if (mode !== 'outside') await client.query('ROLLBACK');
       throw error;
     }
     done.add(name);
@@ -89,18 +98,22 @@ async function runSteps(client: Client, anchor: string, done: Set<string>, log: 
   await step('agencies', () => insertAgencies(client));
   await step('drop-indexes', () => dropIndexes(client));
   for (const slice of slices) {
-    await step(`guarantees-${slice}`, async () => {
-      await client.query(INSERT_GUARANTEE_SLICE, [slice, SLICES, anchor, PERIOD_DAYS]);
-      await client.query(INSERT_CO_TENANTS, await sliceIds(slice));
-    });
+    await step(
+      `guarantees-${slice}`,
+      async () => {
+        await client.query(INSERT_GUARANTEE_SLICE, [slice, SLICES, anchor, PERIOD_DAYS]);
+        await client.query(INSERT_CO_TENANTS, await sliceIds(slice));
+      },
+      'bulk',
+    );
   }
   await step('guarantee-ids', async () => {
     await client.query(`SELECT setval(pg_get_serial_sequence('rental_insurances', 'id'), (SELECT max(id) FROM rental_insurances))`);
     await client.query(`INSERT INTO growth_seed.facts (key, value) SELECT 'last_seeded_id', max(id)::text FROM rental_insurances`);
   });
   for (const slice of slices) {
-    await step(`history-${slice}`, async () => client.query(INSERT_HISTORY, [...(await sliceIds(slice)), anchor]));
-    await step(`signatures-${slice}`, async () => client.query(INSERT_SIGNATURES, [...(await sliceIds(slice)), anchor]));
+    await step(`history-${slice}`, async () => client.query(INSERT_HISTORY, [...(await sliceIds(slice)), anchor]), 'bulk');
+    await step(`signatures-${slice}`, async () => client.query(INSERT_SIGNATURES, [...(await sliceIds(slice)), anchor]), 'bulk');
   }
   for (const slice of slices) await step(`entries-${slice}`, () => client.query(INSERT_ENTRY_SLICE, [slice, SLICES, anchor.slice(0, 10)]));
   const definitions = await client.query<{ name: string; definition: string }>(
@@ -117,7 +130,7 @@ async function runSteps(client: Client, anchor: string, done: Set<string>, log: 
   });
   // Statistics, the visibility map (index-only counts) and hint bits, once, rather than during a measurement.
   for (const table of [...LOADED_TABLES, 'ledger_daily_totals', 'guarantee_status_counts', 'companies']) {
-    await step(`vacuum-${table}`, () => client.query(`VACUUM (ANALYZE) ${table}`), false);
+    await step(`vacuum-${table}`, () => client.query(`VACUUM (ANALYZE) ${table}`), 'outside');
   }
   await client.query('ALTER SYSTEM RESET max_wal_size');
   await client.query('SELECT pg_reload_conf()');
@@ -132,6 +145,21 @@ async function insertAgencies(client: Client): Promise<void> {
     [sizes],
   );
   await client.query(`INSERT INTO companies (id, name) SELECT company_id, 'Imobiliária ' || lpad(rank::text, 4, '0') FROM growth_seed.agencies`);
+}
+
+/** A trigger of a table loaded with triggers off keeps something the seeder would not rebuild: refuse rather than seed it wrong. */
+async function refuseUnknownTriggers(client: Client): Promise<void> {
+  const unknown = await client.query<{ name: string }>(
+    `SELECT tgrelid::regclass::text || '.' || tgname AS name FROM pg_trigger
+     WHERE NOT tgisinternal AND tgrelid = ANY ($1::regclass[]) AND NOT tgname = ANY ($2::text[])`,
+    [TRIGGERLESS_TABLES, REBUILT_BY_THE_SEEDER],
+  );
+  if (unknown.rows.length > 0) {
+    throw new Error(
+      `The growth seeder loads ${TRIGGERLESS_TABLES.join(', ')} with their triggers off, and does not know what ` +
+        `${unknown.rows.map((row) => row.name).join(', ')} keeps: teach it (bench/growth/seed-growth.ts) to rebuild that after the load.`,
+    );
+  }
 }
 
 /** Saves the definitions of the loaded tables' indexes that back no constraint, then drops them. */
