@@ -14,8 +14,9 @@ import { Client } from 'pg';
 import { PROJECT_ROOT } from '../../src/project-root';
 import { log } from '../measure';
 import type { Scenario } from '../scenarios';
-import { OPERATION_NAMES, type OperationName } from './operations';
-import { planLog, type LoggedPlan } from './plan-log';
+import { OPERATION_NAMES } from './operations';
+import { planLog } from './plan-log';
+import { formatPlans, lastPlans, type ObservedPlans } from './plans-report';
 import { startTargets, type Target } from './services';
 import { openGrowth, openOneMillion, type Dataset } from './targets';
 
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     datasets.push(await openGrowth(log, logs.growth.onLog));
     for (const dataset of datasets) await explainSessions(dataset.url, true);
     const { targets, stop } = await startTargets(datasets);
-    const sections: string[] = [];
+    const observed: ObservedPlans = [];
     try {
       for (const name of OPERATION_NAMES) {
         for (const target of targets) {
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
           const mark = planText.mark();
           const statuses = await sendRepeatedly(target, target.operations[name]);
           await new Promise((resolve) => setTimeout(resolve, 500));
-          sections.push(formatPlans(name, target, statuses, planText.plansSince(mark)));
+          observed.push({ operation: name, target: target.agency.label, statuses, statements: lastPlans(planText.plansSince(mark), REPEAT) });
         }
         if (name === 'create') for (const dataset of datasets) await dataset.forgetBenchWrites();
       }
@@ -55,7 +56,13 @@ async function main(): Promise<void> {
     }
     const file = path.join(PROJECT_ROOT, '.data', 'growth-plans.md');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `# Growth bench: plans (${new Date().toISOString()}, \`make bench-growth-plans\`)\n\n${sections.join('\n')}`);
+    fs.writeFileSync(
+      file,
+      formatPlans(
+        observed,
+        targets.map((target) => target.agency.label),
+      ),
+    );
     log(`wrote ${path.relative(PROJECT_ROOT, file)}`);
   } finally {
     for (const dataset of datasets.reverse()) await dataset.stop();
@@ -88,26 +95,6 @@ async function sendRepeatedly(target: Target, scenario: Scenario): Promise<numbe
     statuses.push(response.status);
   }
   return statuses;
-}
-
-/** The operation's statements on one target: the last plan of each distinct statement, and how often it ran per request. */
-function formatPlans(name: OperationName, target: Target, statuses: number[], plans: LoggedPlan[]): string {
-  const last = new Map<string, { plan: LoggedPlan; runs: number }>();
-  for (const plan of plans) last.set(plan.query, { plan, runs: (last.get(plan.query)?.runs ?? 0) + 1 });
-  const lines = [`## ${name}: ${target.agency.label}`, '', `Statuses: ${statuses.join(' ')}.`, ''];
-  for (const { plan, runs } of last.values()) {
-    lines.push(
-      `- ${(runs / REPEAT).toFixed(1)} per request; last run: ${plan.buffers} buffers`,
-      '',
-      '```',
-      plan.query.length > 600 ? `${plan.query.slice(0, 600)}...` : plan.query,
-      ...(plan.parameters ? [`-- parameters: ${plan.parameters.slice(0, 300)}`] : []),
-      plan.plan,
-      '```',
-      '',
-    );
-  }
-  return lines.join('\n');
 }
 
 main().catch((error: unknown) => {
