@@ -151,7 +151,7 @@ bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minut
 	node dist/bench/run.js
 
 # Issue 38 item 5 (docs/growth.md): a national provider's dataset, seeded once and kept outside the checkout.
-bench-growth-seed: build ## Seed the growth dataset (10,000,000 guarantees over 5,000 agencies; about an hour), resume it, or find it seeded
+bench-growth-seed: build ## Seed the growth dataset (10,000,000 guarantees over 5,000 agencies; one to two hours, 30 GB), resume it, or find it seeded
 	node dist/bench/growth/seed-cli.js
 
 bench-growth: build ## Growth bench: get, lists, history, statements, balance, create on the largest and median agencies against the 1M dataset; writes bench/growth-results.md

@@ -62,7 +62,7 @@ export function formatGrowth(samples: Samples, targets: Target[], run: GrowthRun
     '',
     "CPU ms/request: the CPU time of the service's process and of the target's PostgreSQL server (its postmaster's whole process tree) " +
       'during the measurement, divided by the requests answered. The issue asks each figure of the growth dataset to stay within 1.25 times ' +
-      'the 1M dataset\'s; bench/results.md, "Growth: query plans", explains the plans behind them.',
+      'the 1M dataset\'s; bench/results.md, "Growth", explains the plans behind them.',
     '',
   );
   return lines.join('\n');
