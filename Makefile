@@ -12,6 +12,7 @@ export CHECKPOINT_DISABLE := 1
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
 .PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated check-docs check-layers typecheck migrate admin bench bench-explain bench-compare clean
+.PHONY: bench-growth-seed bench-growth bench-growth-plans
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
 
@@ -161,6 +162,16 @@ bench: build ## Run the benchmark suite (seeds 1,000,000 guarantees; takes minut
 
 bench-explain: build ## EXPLAIN (ANALYZE, BUFFERS) of the financial reads on the bench's seeded database (bench/results.md, issue 38)
 	node dist/bench/explain-reads.js
+
+# Issue 38 item 5 (docs/growth.md): a national provider's dataset, seeded once and kept outside the checkout.
+bench-growth-seed: build ## Seed the growth dataset (10,000,000 guarantees over 5,000 agencies; one to two hours, 30 GB), resume it, or find it seeded
+	node dist/bench/growth/seed-cli.js
+
+bench-growth: build ## Growth bench: get, lists, history, statements, balance, create on the largest and median agencies against the 1M dataset; writes bench/growth-results.md
+	node dist/bench/growth/run-growth.js
+
+bench-growth-plans: build ## EXPLAIN (ANALYZE, BUFFERS) of every statement of the growth bench's operations on both datasets; writes .data/growth-plans.md
+	node dist/bench/growth/plans.js
 
 bench-compare: build ## Interleaved A/B of this checkout against another built one: make bench-compare OLD=../old-main
 	OLD=$(OLD) node dist/bench/compare.js

@@ -17,9 +17,11 @@ export const BENCH_DATABASE_PORT = Number(process.env.BENCH_DB_PORT ?? 54369);
 if (!Number.isInteger(BENCH_DATABASE_PORT) || BENCH_DATABASE_PORT < 1 || BENCH_DATABASE_PORT > 65535)
   throw new Error(`BENCH_DB_PORT must be a port number (1-65535), not ${process.env.BENCH_DB_PORT}`);
 
-export async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+/** `onLog` receives the embedded server's log (the growth bench reads auto_explain's plans there). */
+export async function database(onLog?: (text: string) => void): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => undefined };
-  const server = await startEmbeddedServer({ dataDir: path.join(PROJECT_ROOT, '.data', 'bench-postgres'), port: BENCH_DATABASE_PORT });
+  const dataDir = path.join(PROJECT_ROOT, '.data', 'bench-postgres');
+  const server = await startEmbeddedServer({ dataDir, port: BENCH_DATABASE_PORT, ...(onLog ? { onLog } : {}) });
   await ensureDatabase(server.adminUrl, 'rg_bench');
   return { url: server.urlFor('rg_bench'), stop: server.stop };
 }

@@ -23,8 +23,8 @@ export interface BenchDatabase {
   sample: { id: number; cpf: string };
 }
 
-export async function prepareBench(): Promise<BenchDatabase> {
-  const { url, stop } = await database();
+export async function prepareBench(onDatabaseLog?: (text: string) => void): Promise<BenchDatabase> {
+  const { url, stop } = await database(onDatabaseLog);
   log(`migrating ${redact(url)}`);
   await migrateDatabase(url);
   await seed(url, ROWS, log);

@@ -50,9 +50,10 @@ async function allApplied(databaseUrl: string, migrations: string[]): Promise<bo
   }
 }
 
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+/** `timeoutMs`: how long `migrate deploy` may take (an index built over a bench's tens of millions of rows takes minutes). */
+export async function migrateDatabase(databaseUrl: string, { timeoutMs = 120_000 }: { timeoutMs?: number } = {}): Promise<void> {
   await assertSessionConnection(databaseUrl);
-  if (!(await allApplied(databaseUrl, knownMigrations()))) await deployMigrations(databaseUrl);
+  if (!(await allApplied(databaseUrl, knownMigrations()))) await deployMigrations(databaseUrl, timeoutMs);
   try {
     await installDeliveryQueue(databaseUrl);
   } catch (error) {
@@ -62,13 +63,13 @@ export async function migrateDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-async function deployMigrations(databaseUrl: string): Promise<void> {
+async function deployMigrations(databaseUrl: string, timeoutMs: number): Promise<void> {
   const cli = require.resolve('prisma/build/index.js', { paths: [PROJECT_ROOT] });
   try {
     await run(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-      timeout: 120_000,
+      timeout: timeoutMs,
     });
   } catch (error) {
     const output = (error as { stdout?: string; stderr?: string }).stdout ?? '';

@@ -46,7 +46,7 @@ export async function listGuarantees(
     : Prisma.sql`SELECT count(*)::int8 FROM rental_insurances c WHERE ${where('c')}`;
   const pageOf = (extra: Prisma.Sql) => Prisma.sql`
     SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R}${extra} FROM rental_insurances r WHERE ${where('r')}
-    ORDER BY r.created_at DESC, r.id DESC OFFSET ${page.offset} LIMIT ${page.size}`;
+    ORDER BY r.created_at DESC, r.id DESC ${pageWindow(page, statuses.length <= 1)}`;
 
   if (page.offset === 0 && tenantNameFolded === undefined) {
     // Page and total in one statement (the total is cheap here). No row on page 0 means no match at all.
@@ -64,6 +64,21 @@ export async function listGuarantees(
   const total = await countAll();
   const records = page.offset < total ? await db.$queryRaw<GuaranteeRecord[]>(pageOf(Prisma.empty)) : [];
   return { rows: records.map(toGuaranteeRow), total };
+}
+
+/**
+ * The page's rows. A LIMIT given as a parameter is planned as a tenth of the matches, so the plan
+ * PostgreSQL could keep for the statement (src/database/statement-cache.ts) looks costly and it
+ * plans the statement again on every request (more than the execution itself). The first page of
+ * a list whose one plan suits every agency (equalities served by an index in the list's order, so
+ * not several statuses, whose best plan depends on which) writes its size into the statement
+ * instead: at most 200 texts, planned once per connection (bench/results.md, "Growth").
+ */
+function pageWindow(page: { offset: number; size: number }, oneIndexOrder: boolean): Prisma.Sql {
+  if (page.offset === 0 && oneIndexOrder && Number.isInteger(page.size) && page.size >= 1 && page.size <= 200) {
+    return Prisma.raw(`LIMIT ${page.size}`);
+  }
+  return Prisma.sql`OFFSET ${page.offset} LIMIT ${page.size}`;
 }
 
 /** `%` and `_` typed by a partner are literal characters, not wildcards. */
