@@ -71,7 +71,7 @@ PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,js}" "bench
 lint: lint-openapi lint-code ## Lint the OpenAPI documents and the code (ESLint, Prettier)
 
 lint-openapi: install ## Lint the OpenAPI documents (Redocly recommended rules)
-	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/back-office.yaml
+	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/back-office.yaml openapi/console.yaml
 	@# Health probes answer no 4xx at all: the one rule that cannot hold for them.
 	npx redocly lint openapi/health.yaml --skip-rule operation-4xx-response
 
