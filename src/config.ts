@@ -13,6 +13,20 @@ export interface Config {
   AUTH_BASE_PATH: string;
   /** Back office (issue #5): base path of the internal back-office API (openapi/back-office.yaml). */
   BACK_OFFICE_BASE_PATH: string;
+  /** Issue 37: where the web console (directors' integrations, reviewers' desk) is served; its API under `<path>/api`. */
+  CONSOLE_BASE_PATH: string;
+  /** A console session ends this many minutes after its last request. */
+  CONSOLE_SESSION_IDLE_MINUTES: number;
+  /** A console session ends this many hours after sign-in at the latest. */
+  CONSOLE_SESSION_MAX_HOURS: number;
+  /** An enrolment link (invitation) is valid this many hours, and once. */
+  CONSOLE_INVITATION_HOURS: number;
+  /** Console sign-in and enrolment attempts one client address may make within the window; beyond it, 429. */
+  CONSOLE_SIGN_IN_ATTEMPTS_PER_ADDRESS: number;
+  /** Failed console sign-ins of one person (from any address) within the window; beyond it, 429 for that person. */
+  CONSOLE_SIGN_IN_FAILURES_PER_PERSON: number;
+  /** The window (seconds) of both console sign-in limits. */
+  CONSOLE_SIGN_IN_WINDOW_SECONDS: number;
   DATABASE_URL?: string;
   /**
    * A session connection (the database itself, or a session-mode pool) for what a transaction
@@ -132,6 +146,13 @@ const schema = {
     API_BASE_PATH: { ...basePath, default: '/rental-guarantee' },
     AUTH_BASE_PATH: { ...basePath, default: '/auth' },
     BACK_OFFICE_BASE_PATH: { ...basePath, default: '/back-office' }, // back office (issue #5)
+    CONSOLE_BASE_PATH: { ...basePath, default: '/console' }, // issue 37
+    CONSOLE_SESSION_IDLE_MINUTES: { type: 'integer', minimum: 1, maximum: 1440, default: 30 },
+    CONSOLE_SESSION_MAX_HOURS: { type: 'integer', minimum: 1, maximum: 168, default: 12 },
+    CONSOLE_INVITATION_HOURS: { type: 'integer', minimum: 1, maximum: 720, default: 24 },
+    CONSOLE_SIGN_IN_ATTEMPTS_PER_ADDRESS: { type: 'integer', minimum: 1, maximum: 100_000, default: 60 },
+    CONSOLE_SIGN_IN_FAILURES_PER_PERSON: { type: 'integer', minimum: 1, maximum: 100_000, default: 10 },
+    CONSOLE_SIGN_IN_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 900 },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_DIRECT_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_STATEMENT_CACHE: { enum: ['auto', 'on', 'off'], default: 'auto' },
@@ -221,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: Config
     ['API_BASE_PATH', config.API_BASE_PATH],
     ['BACK_OFFICE_BASE_PATH', config.BACK_OFFICE_BASE_PATH],
     ['AUTH_BASE_PATH', config.AUTH_BASE_PATH],
+    ['CONSOLE_BASE_PATH', config.CONSOLE_BASE_PATH],
     ['the health probes', '/health'],
   ];
   const problems: string[] = [];

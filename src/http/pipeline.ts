@@ -14,7 +14,8 @@ import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document } from 'openapi-backend';
-import type { BearerAuthenticator } from '../auth/bearer-authenticator';
+import type { CallerAuthenticator } from '../auth/caller-authenticator';
+import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database } from '../database/prisma-client';
@@ -29,7 +30,7 @@ import type { IdempotencyOptions } from './idempotent-write';
 import type { DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
-import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
+import { declaredMediaTypes, declaredQuery, parseBody, type RawQuery } from './request-parsing';
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
@@ -50,7 +51,8 @@ export interface ApiDefinition<Work> {
 
 export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   db: Database;
-  authenticator: BearerAuthenticator;
+  /** Bearer tokens, and the console's sessions where an operation's contract accepts them (issue 37). */
+  authenticator: CallerAuthenticator;
   logger: Logger;
   basePath: string;
   publicOrigin?: string;
@@ -104,9 +106,16 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
-    const principal = await options.authenticator.principalOf(headerValue(headers, 'authorization'));
+    const plan = plans.get(operationId)!;
+    const principal = await options.authenticator.principalOf({
+      headers,
+      method: exchange.req.method,
+      origin: originOf(exchange.req, options),
+      acceptsBearer: plan.scopeRequirements.length > 0,
+      acceptsSession: plan.sessionScopeRequirements !== undefined,
+    });
     exchange.principal = principal;
-    const refusal = scopeRefusal(principal, plans.get(operationId)!.scopeRequirements);
+    const refusal = scopeRefusal(principal, principal.session ? plan.sessionScopeRequirements! : plan.scopeRequirements);
     const expensive = !refusal && (declarations.get(operationId)?.expensive?.(rawQuery) ?? false);
     // A request refused for its scope still counts, as one request (it runs nothing), and its 403
     // carries the headers: a credential that keeps calling with the wrong scope is limited like
@@ -182,7 +191,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     recordAnswer(exchange.operationId, result.status, started);
     // After the answer, and only into a buffer (request-log-writer.ts): the line costs the request nothing it waits for.
     const { principal, route, operationId } = exchange;
-    if (options.requestLog && principal && route && operationId) {
+    if (options.requestLog && principal && !principal.session && route && operationId) {
       recordAnswered(options.requestLog, {
         principal,
         operationId,
@@ -218,11 +227,18 @@ function canonicalParams(raw: Record<string, string>, coerced: Record<string, un
 
 /** `query` is the declared query (request-parsing.ts), as sent: paging links repeat it. */
 function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<Work>): RequestFacts {
-  const origin = options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const origin = originOf(req, options);
   return {
     baseUrl: `${origin}${options.basePath}`,
+    origin,
     path: req.path,
     query,
     correlationId: req.correlationId,
+    address: clientAddress(req.ip),
   };
+}
+
+/** The service's origin as the caller reached it: PUBLIC_ORIGIN, or the request's scheme and Host. */
+function originOf<Work>(req: Request, options: PipelineOptions<Work>): string {
+  return options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }

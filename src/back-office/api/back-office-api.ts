@@ -7,12 +7,23 @@ import { credentialOperations } from './credential-operations';
 import { reviewOperations } from './review-operations';
 import { webhookOperations } from './webhook-operations';
 import { requestLogOperations } from './request-log-operations';
+import { deskOperations } from './desk-operations';
+import { agencyViewOperations } from './agency-view-operations';
+import { secretBox } from '../../webhooks/secret-box';
+import { urlPolicy } from '../../webhooks/url-safety';
 
 export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
-    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
-    workFor: backOfficeWork(config.ENVIRONMENT),
+    operations: [
+      ...reviewOperations,
+      ...deskOperations,
+      ...credentialOperations,
+      ...webhookOperations,
+      ...requestLogOperations,
+      ...agencyViewOperations,
+    ],
+    workFor: backOfficeWork(config.ENVIRONMENT, { box: secretBox(config), policy: urlPolicy(config) }),
   };
 }

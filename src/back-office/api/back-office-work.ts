@@ -11,6 +11,9 @@ import type { UnitOfWork } from '../../database/unit-of-work';
 import type { operations } from '../../generated/back-office-api';
 import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
+import { companyGuarantees, type CompanyGuarantees } from '../../guarantees/company-guarantees';
+import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../../webhooks/company-webhooks';
+import { staffMember } from './review-service';
 
 export interface BackOfficeWork {
   /** What the domain's writes run on; the pipeline flushes it. */
@@ -20,14 +23,21 @@ export interface BackOfficeWork {
   environment: Environment;
   /** The caller as a staff member or a director; 403 when its credential is of another kind. */
   operator(kind: 'staff' | 'director', scope: string): Operator;
+  /** Issue 37: one agency's guarantees (reads) and webhooks, as its partner API scopes them: a director's own agency. */
+  agency(companyId: string): { guarantees: CompanyGuarantees; webhooks: CompanyWebhooks };
 }
 
-export function backOfficeWork(environment: Environment) {
+export function backOfficeWork(environment: Environment, webhookRules: WebhookRules) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
     unit,
     db: unit.db,
     environment,
     operator: (kind, scope) => operatorOf(principal, kind, scope),
+    agency: (companyId) => ({
+      // Reads only: the actor and the comment quota are never used by the agency view.
+      guarantees: companyGuarantees(unit, companyId, staffMember(principal.personName ?? principal.displayName), { commentQuotaPerDay: 0 }),
+      webhooks: companyWebhooks(unit, { ...principal, companyId }, webhookRules),
+    }),
   });
 }
 
