@@ -37,8 +37,9 @@ install: $(PRISMA_CLIENT) ## Install dependencies (Node 24 among them) and gener
 generate: install ## Regenerate TypeScript types from openapi/*.yaml
 	node scripts/generate-types.mjs
 
-build: install ## Compile to dist/
+build: install ## Compile to dist/ (and bundle the console's pages into dist/console/)
 	npx tsc -p tsconfig.build.json
+	node scripts/build-console.mjs
 
 start: build ## Install, build and start the sandbox service with an embedded database and a demo credential
 	ENVIRONMENT=$${ENVIRONMENT:-sandbox} DEMO_CREDENTIAL=$${DEMO_CREDENTIAL:-true} WEBHOOK_ALLOW_LOOPBACK=$${WEBHOOK_ALLOW_LOOPBACK:-true} npm start --silent
@@ -66,7 +67,7 @@ rolling-deploy-test: build ## A rolling deploy: the previous release keeps answe
 
 check: lint check-generated typecheck ## Contract lint, generated-types drift check and type check
 
-PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,js}" "bench/**/*.ts" "*.{ts,mjs,js}"
+PRETTIER_FILES := "src/**/*.ts" "web/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,js}" "bench/**/*.ts" "*.{ts,mjs,js}"
 
 lint: lint-openapi lint-code ## Lint the OpenAPI documents and the code (ESLint, Prettier)
 
@@ -85,8 +86,9 @@ format: install ## Rewrite the code in Prettier's format
 check-generated: install ## Fail when src/generated/ differs from a fresh generation
 	node scripts/generate-types.mjs --check
 
-typecheck: install ## Strict TypeScript check of src, scripts, test and bench
+typecheck: install ## Strict TypeScript check of src, scripts, test and bench, and of the console's pages (web/console)
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc -p web/console/tsconfig.json
 
 # Contract conformance (issue 7). CI runs `make -k contract-checks` before `make test`.
 contract-checks: spectral breaking-changes contract-journey ## Spectral + OWASP lint, breaking-change check, Prism journey

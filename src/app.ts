@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
   // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
   await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db));
-  app.use(config.CONSOLE_BASE_PATH, consolePages());
+  app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));

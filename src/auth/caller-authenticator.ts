@@ -46,7 +46,8 @@ export class CallerAuthenticator {
     const authorization = single(request.headers['authorization']);
     const cookie = this.sessions && request.acceptsSession ? sessionCookieValue(single(request.headers['cookie'])) : undefined;
     if (authorization !== undefined || cookie === undefined) {
-      if (!request.acceptsBearer) throw new Unauthorized('This operation needs a console session: sign in to the console.', authorization !== undefined);
+      if (!request.acceptsBearer)
+        throw new Unauthorized('This operation needs a console session: sign in to the console.', authorization !== undefined);
       return this.bearer.principalOf(authorization);
     }
     return this.sessionPrincipal(cookie, request);
@@ -59,10 +60,13 @@ export class CallerAuthenticator {
     }
     const origin = single(request.headers['origin']);
     if (origin !== undefined ? origin !== request.origin : !SAFE_METHODS.has(request.method)) {
-      throw new CrossSiteRefused(`A console session write must come from ${request.origin} (Origin: ${origin === undefined ? 'absent' : 'another site'}).`);
+      throw new CrossSiteRefused(
+        `A console session write must come from ${request.origin} (Origin: ${origin === undefined ? 'absent' : 'another site'}).`,
+      );
     }
     const site = single(request.headers['sec-fetch-site']);
-    if (site !== undefined && site !== 'same-origin') throw new CrossSiteRefused('A console session request must come from the console itself (Sec-Fetch-Site).');
+    if (site !== undefined && site !== 'same-origin')
+      throw new CrossSiteRefused('A console session request must come from the console itself (Sec-Fetch-Site).');
     if (token.length > 200) throw new Unauthorized('The console session is unknown or has ended; sign in again.', true);
     const other = otherEnvironment(token, environment);
     if (other) throw new Unauthorized(`This console session was started in the ${other} environment; sign in here.`, true);

@@ -35,7 +35,13 @@ export const hashSessionToken = hashAccessToken;
 export async function startSession(db: Queryable, environment: Environment, personId: string, times: SessionTimes, now = new Date()) {
   const token = newSessionToken(environment);
   const row = await db.consoleSession.create({
-    data: { tokenHash: hashSessionToken(token), personId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + times.maxHours * 3_600_000) },
+    data: {
+      tokenHash: hashSessionToken(token),
+      personId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + times.maxHours * 3_600_000),
+    },
   });
   return { token, row };
 }

@@ -26,7 +26,16 @@ export async function reviewQueue(db: Queryable, filter: QueueFilter, page: { of
           orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
           skip: page.offset,
           take: page.size,
-          select: { id: true, companyId: true, externalId: true, status: true, tenantName: true, rentalAmount: true, createdAt: true, updatedAt: true },
+          select: {
+            id: true,
+            companyId: true,
+            externalId: true,
+            status: true,
+            tenantName: true,
+            rentalAmount: true,
+            createdAt: true,
+            updatedAt: true,
+          },
         })
       : [];
   return { rows, total };

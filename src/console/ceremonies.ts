@@ -22,10 +22,10 @@ import { keepChallenge, spendChallenge, type RelyingParty } from './relying-part
 /** Passkeys one person may hold. */
 export const MAX_PASSKEYS = 10;
 
-const invitationInvalid = () =>
-  new BadRequest('invitation_invalid', 'This invitation link is unknown, expired or already used; ask for a new one.');
+const invitationInvalid = () => new BadRequest('invitation_invalid', 'This invitation link is unknown, expired or already used; ask for a new one.');
 const passkeyInvalid = (why: string) => new BadRequest('passkey_invalid', `The passkey could not be registered: ${why}`);
-export const signInFailed = () => new BadRequest('sign_in_failed', 'Sign-in failed: this passkey is not registered here, or its answer is not valid. Try again.');
+export const signInFailed = () =>
+  new BadRequest('sign_in_failed', 'Sign-in failed: this passkey is not registered here, or its answer is not valid. Try again.');
 
 /** The person of a usable invitation (locked until the transaction ends when `tx` is one), or 400 invitation_invalid. */
 async function invitedPerson(db: Queryable, invitation: string, lock = false): Promise<ConsolePerson> {
@@ -74,7 +74,12 @@ async function verifiedPasskey(rp: RelyingParty, response: RegistrationResponseJ
   }
   if (!verification.verified || !verification.registrationInfo) throw passkeyInvalid('the authenticator did not verify the person');
   const { credential } = verification.registrationInfo;
-  return { id: credential.id, publicKey: Buffer.from(credential.publicKey), counter: BigInt(credential.counter), transports: credential.transports ?? [] };
+  return {
+    id: credential.id,
+    publicKey: Buffer.from(credential.publicKey),
+    counter: BigInt(credential.counter),
+    transports: credential.transports ?? [],
+  };
 }
 
 /** The invitation's passkey registered, the invitation spent; the person to sign in. */
@@ -119,7 +124,12 @@ export async function signIn(
       expectedChallenge: spent.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpId,
-      credential: { id: passkey.id, publicKey: new Uint8Array(passkey.publicKey), counter: Number(passkey.counter), transports: passkey.transports as never },
+      credential: {
+        id: passkey.id,
+        publicKey: new Uint8Array(passkey.publicKey),
+        counter: Number(passkey.counter),
+        transports: passkey.transports as never,
+      },
       requireUserVerification: true,
     });
     if (!verification.verified) throw signInFailed();

@@ -51,15 +51,21 @@ function readAssets(dir: string): Map<string, Asset> {
 }
 
 /** The router of the console's pages; the console's API is mounted beside it under `/api`. */
-export function consolePages(dir = CONSOLE_BUILD_DIR): express.Router {
+export function consolePages(backOfficeBasePath: string, dir = CONSOLE_BUILD_DIR): express.Router {
   const assets = readAssets(dir);
+  // The page learns where the back office is from a meta element (no inline script under the CSP).
+  const page = assets.get('index.html');
+  if (page) page.body = Buffer.from(page.body.toString('utf8').replace('%BACK_OFFICE_BASE_PATH%', backOfficeBasePath));
   const router = express.Router();
   const send = (res: Response, asset: Asset | undefined, cache: string) => {
     if (!asset) {
       res.status(503).set(HEADERS).type('text/plain').send('The console is not built: run `make build` (scripts/build-console.mjs).');
       return;
     }
-    res.status(200).set({ ...HEADERS, 'Cache-Control': cache, 'Content-Type': `${asset.type}; charset=utf-8` }).send(asset.body);
+    res
+      .status(200)
+      .set({ ...HEADERS, 'Cache-Control': cache, 'Content-Type': `${asset.type}; charset=utf-8` })
+      .send(asset.body);
   };
   router.get('/', (req: Request, res: Response) => {
     // Relative asset URLs need the trailing slash.

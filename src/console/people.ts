@@ -42,10 +42,12 @@ export async function invitePerson(db: Database, environment: Environment, input
   if (!name || name.length > 200) throw new CredentialInputError('name: 1 to 200 characters');
   const companyId = input.kind === 'staff' ? BACK_OFFICE_COMPANY_ID : (input.companyId ?? '').trim();
   if (!companyId || companyId.length > 100) throw new CredentialInputError('company: a director needs the agency id (at most 100 characters)');
-  if (input.kind === 'director' && companyId === BACK_OFFICE_COMPANY_ID) throw new CredentialInputError(`company: ${BACK_OFFICE_COMPANY_ID} is reserved for the service's staff`);
+  if (input.kind === 'director' && companyId === BACK_OFFICE_COMPANY_ID)
+    throw new CredentialInputError(`company: ${BACK_OFFICE_COMPANY_ID} is reserved for the service's staff`);
   const scopes = input.kind === 'director' ? [...DIRECTOR_SCOPES] : [...new Set(input.scopes ?? [])];
   const wrong = scopes.filter((scope) => !isScopeFor(input.kind, scope));
-  if (wrong.length > 0 || scopes.length === 0) throw new CredentialInputError(`scopes: ${wrong.join(', ') || 'none given'} cannot be granted to ${input.kind}`);
+  if (wrong.length > 0 || scopes.length === 0)
+    throw new CredentialInputError(`scopes: ${wrong.join(', ') || 'none given'} cannot be granted to ${input.kind}`);
   return db.$transaction(async (tx) => {
     const reserved = input.kind === 'director' ? await reservedNameLike(tx, name, 'director') : undefined;
     if (reserved) throw new CredentialInputError(`name: ${JSON.stringify(name)} reads as ${JSON.stringify(reserved)}`, 'display_name_reserved');
@@ -57,13 +59,24 @@ export async function invitePerson(db: Database, environment: Environment, input
     const person = await tx.consolePerson.create({
       data: { kind: input.kind, companyId, name, scopes, userHandle: randomBytes(32).toString('base64url'), createdBy: input.actor.label },
     });
-    await recordAudit(tx, { actor: input.actor, action: 'console.person_invited', companyId, details: { personId: person.id, kind: person.kind, name, scopes } });
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'console.person_invited',
+      companyId,
+      details: { personId: person.id, kind: person.kind, name, scopes },
+    });
     return { person, ...(await newInvitation(tx, environment, person.id, input.actor, invitationHours)) };
   });
 }
 
 /** A new link for a person who lost their passkeys: the old passkeys, sessions and links stop working at once. */
-export async function reinvitePerson(db: Database, environment: Environment, personId: string, actor: AuditActor, invitationHours: number): Promise<Invitation> {
+export async function reinvitePerson(
+  db: Database,
+  environment: Environment,
+  personId: string,
+  actor: AuditActor,
+  invitationHours: number,
+): Promise<Invitation> {
   return db.$transaction(async (tx) => {
     const person = /^[0-9a-f-]{36}$/i.test(personId) ? await tx.consolePerson.findUnique({ where: { id: personId } }) : null;
     if (!person) throw new NotFound('Person not found.');

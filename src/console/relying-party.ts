@@ -20,7 +20,11 @@ export const CHALLENGE_SECONDS = 300;
 export type Purpose = 'enrolment' | 'passkey' | 'sign_in';
 
 export function relyingParty(origin: string, environment: Environment): RelyingParty {
-  return { origin, rpId: new URL(origin).hostname, name: environment === 'sandbox' ? 'Rental Guarantee console (sandbox)' : 'Rental Guarantee console' };
+  return {
+    origin,
+    rpId: new URL(origin).hostname,
+    name: environment === 'sandbox' ? 'Rental Guarantee console (sandbox)' : 'Rental Guarantee console',
+  };
 }
 
 export async function keepChallenge(
@@ -30,7 +34,14 @@ export async function keepChallenge(
   owner: { personId?: string; invitationHash?: string } = {},
 ): Promise<void> {
   await db.consoleChallenge.create({
-    data: { id: randomUUID(), challenge, purpose, personId: owner.personId ?? null, invitationHash: owner.invitationHash ?? null, expiresAt: new Date(Date.now() + CHALLENGE_SECONDS * 1000) },
+    data: {
+      id: randomUUID(),
+      challenge,
+      purpose,
+      personId: owner.personId ?? null,
+      invitationHash: owner.invitationHash ?? null,
+      expiresAt: new Date(Date.now() + CHALLENGE_SECONDS * 1000),
+    },
   });
 }
 

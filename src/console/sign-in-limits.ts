@@ -22,7 +22,14 @@ export class SignInLimits {
 
   constructor(db: Database, settings: SignInLimitSettings) {
     const limiter = (keyPrefix: string, points: number) =>
-      new RateLimiterPrisma({ storeClient: db, tableName: 'tokenRateLimit', keyPrefix, points, duration: settings.windowSeconds, clearExpiredByTimeout: false });
+      new RateLimiterPrisma({
+        storeClient: db,
+        tableName: 'tokenRateLimit',
+        keyPrefix,
+        points,
+        duration: settings.windowSeconds,
+        clearExpiredByTimeout: false,
+      });
     this.byAddress = limiter('console_address', settings.attemptsPerAddress);
     this.byPerson = limiter('console_person', settings.failuresPerPerson);
   }
@@ -54,5 +61,7 @@ async function refuseWhenSpent(consume: () => Promise<unknown>, what: string): P
 
 function tooMany(msBeforeNext: number, what: string): ApiError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new ApiError(429, 'rate_limited', `Too many sign-in attempts ${what}; retry after ${seconds} seconds.`, undefined, { 'Retry-After': String(seconds) });
+  return new ApiError(429, 'rate_limited', `Too many sign-in attempts ${what}; retry after ${seconds} seconds.`, undefined, {
+    'Retry-After': String(seconds),
+  });
 }

@@ -1,5 +1,5 @@
 -- Issue 37: the console. People who sign in with passkeys (directors and staff), their one-time
--- invitations, passkeys, server-side sessions and WebAuthn challenges; each secret's last use.
+-- invitations, passkeys, server-side sessions and WebAuthn challenges, and each secret's last use.
 
 -- A secret's last use: when it last obtained a token and from which address, and tokens per hour.
 ALTER TABLE "credential_secrets" ADD COLUMN "last_token_at" TIMESTAMPTZ(3), ADD COLUMN "last_token_address" TEXT;
