@@ -61,7 +61,16 @@ export function consoleApi(config: Config, db: Database): ApiDefinition<ConsoleW
     }),
     definePublicOperation('startSignIn', async (_input, request) => {
       await limits.attempt(request.address);
-      return { status: 200, body: { options: (await startSignIn(db, rpOf(request))) as Schemas['AuthenticationOptions'] } };
+      const options = await startSignIn(db, rpOf(request));
+      // What the contract declares, and no more (the library may add empty extensions).
+      const declared: Schemas['AuthenticationOptions'] = {
+        challenge: options.challenge,
+        rpId: options.rpId ?? rpOf(request).rpId,
+        allowCredentials: [],
+      };
+      if (options.timeout !== undefined) declared.timeout = options.timeout;
+      if (options.userVerification !== undefined) declared.userVerification = options.userVerification;
+      return { status: 200, body: { options: declared } };
     }),
     definePublicOperation('signIn', async ({ body }, request) => {
       await limits.attempt(request.address);

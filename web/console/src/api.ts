@@ -5,6 +5,7 @@
  * requires of a session (a form or another site cannot send it). Nothing is kept in browser storage.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
+import { errorWords } from './i18n';
 import type { paths as BackOfficePaths, components as BackOffice } from '../../../src/generated/back-office-api';
 import type { paths as ConsolePaths, components as Console } from '../../../src/generated/console-api';
 
@@ -35,7 +36,7 @@ export const keyed = (key = newKey()) => ({ header: { 'Idempotency-Key': key } }
 export function problem(error: unknown): string {
   if (error && typeof error === 'object' && 'message' in error && 'code' in error) {
     const body = error as ErrorBody;
-    return [body.message, ...(body.details ?? [])].join(' ');
+    return [errorWords(body.code) ?? body.message, ...(body.details ?? [])].join(' ');
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -121,6 +121,21 @@ const pt = {
   previous: 'Anterior',
   sessionEnds: 'Sessão até {time}',
   loading: 'Carregando…',
+  error_invitation_invalid: 'Este link de convite é desconhecido, expirado ou já usado; peça um novo.',
+  error_sign_in_failed: 'Não foi possível entrar: esta chave de acesso não está registrada aqui, ou sua resposta não é válida. Tente de novo.',
+  error_passkey_invalid: 'A chave de acesso não pôde ser registrada.',
+  error_rate_limited: 'Tentativas demais; espere um pouco e tente de novo.',
+  error_unauthorized: 'Sua sessão terminou; entre de novo.',
+  error_cross_site_refused: 'Pedido recusado: ele não veio do próprio console.',
+  error_insufficient_scope: 'Sua conta não tem permissão para isso.',
+  error_precondition_failed: 'A garantia mudou desde que esta tela foi aberta; atualize e tente de novo.',
+  error_invalid_state: 'A situação atual não permite esta ação.',
+  error_secret_limit_reached: 'Esta credencial já tem 2 segredos ativos; revogue um antes de emitir outro.',
+  error_already_revoked: 'Já revogado.',
+  error_last_passkey: 'Esta é sua única chave de acesso; adicione outra antes de removê-la.',
+  error_passkey_limit_reached: 'Limite de chaves de acesso atingido; remova uma antes.',
+  error_display_name_reserved: 'Este nome é reservado; escolha outro.',
+  error_validation_failed: 'Dados inválidos:',
 };
 
 const en: typeof pt = {
@@ -245,11 +260,32 @@ const en: typeof pt = {
   previous: 'Previous',
   sessionEnds: 'Session until {time}',
   loading: 'Loading…',
+  error_invitation_invalid: 'This invitation link is unknown, expired or already used; ask for a new one.',
+  error_sign_in_failed: 'Sign-in failed: this passkey is not registered here, or its answer is not valid. Try again.',
+  error_passkey_invalid: 'The passkey could not be registered.',
+  error_rate_limited: 'Too many attempts; wait a little and try again.',
+  error_unauthorized: 'Your session ended; sign in again.',
+  error_cross_site_refused: 'Request refused: it did not come from the console itself.',
+  error_insufficient_scope: 'Your account may not do this.',
+  error_precondition_failed: 'The guarantee changed since this screen was opened; refresh and try again.',
+  error_invalid_state: 'Its current status does not allow this.',
+  error_secret_limit_reached: 'This credential already holds 2 active secrets; revoke one before issuing another.',
+  error_already_revoked: 'Already revoked.',
+  error_last_passkey: 'This is your only passkey; add another before removing it.',
+  error_passkey_limit_reached: 'Passkey limit reached; remove one first.',
+  error_display_name_reserved: 'This name is reserved; choose another.',
+  error_validation_failed: 'Invalid data:',
 };
 
 export type Key = keyof typeof pt;
 const STORED = 'rg-console-language';
 export let language: 'pt-BR' | 'en' = localStorage.getItem(STORED) === 'en' ? 'en' : 'pt-BR';
+
+/** The words of an error code, when the console has them. */
+export const errorWords = (code: string): string | undefined => {
+  const key = `error_${code}` as Key;
+  return key in pt ? t(key) : undefined;
+};
 
 export function t(key: Key, values: Record<string, string | number> = {}): string {
   const text = (language === 'en' ? en : pt)[key];
