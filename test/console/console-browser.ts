@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { World } from '../support/test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,7 +41,7 @@ export interface ConsoleBrowser {
   readonly origin: string;
   readonly browser: Browser;
   /** A new context (its own cookies) with one page and a virtual authenticator. */
-  newPage(): Promise<{ context: BrowserContext; page: Page; authenticator: string }>;
+  newPage(): Promise<{ context: BrowserContext; page: Page; authenticator: string; cdp: CDPSession }>;
 }
 
 /** Starts the world's app on a port and Chromium, in beforeAll; stops both in afterAll. */
@@ -73,14 +73,20 @@ export function useConsoleBrowser(world: World): ConsoleBrowser {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send('WebAuthn.enable');
-      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-      });
+      const authenticatorId = await addAuthenticator(cdp);
       // Every dialog is a confirmation the journey means to give (revocations).
       page.on('dialog', (dialog) => void dialog.accept());
-      return { context, page, authenticator: authenticatorId };
+      return { context, page, authenticator: authenticatorId, cdp };
     },
   };
+}
+
+/** A platform authenticator that verifies its user (Chrome's virtual authenticator): another device of the person. */
+export async function addAuthenticator(cdp: CDPSession): Promise<string> {
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+  return authenticatorId;
 }
 
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
