@@ -27,7 +27,8 @@ export interface CallerRequest {
 
 export class CrossSiteRefused extends ApiError {
   constructor(message: string) {
-    super(403, 'cross_site_refused', message);
+    // The challenge says the other way in: a Bearer token (the console itself sends what is missing here).
+    super(403, 'cross_site_refused', message, undefined, { 'WWW-Authenticate': 'Bearer realm="rental-guarantee"' });
   }
 }
 

@@ -1198,7 +1198,7 @@ export interface components {
          * @description What an audit log entry records.
          * @enum {string}
          */
-        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled";
+        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled" | "console.person_invited" | "console.person_reinvited" | "console.access_refused";
         /**
          * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
          *     exactly on the decimal value, so it is not expressed as `multipleOf`);
@@ -1562,7 +1562,7 @@ export interface components {
              */
             credentialId: string | null;
             /**
-             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `cli`) and `actorClientId`. Never a secret.
+             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `console`, `cli`) and `actorClientId` (`console:<person id>` for a console session). Never a secret.
              * @example {
              *       "clientId": "sbx_ci_Qm9yZGVyLXRlc3QtMTIz",
              *       "via": "back-office-api",

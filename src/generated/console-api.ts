@@ -401,6 +401,7 @@ export interface components {
         /** @description A session request without `X-Console-Request`, or a write from another origin. Code `cross_site_refused`. */
         Forbidden: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };

@@ -88,7 +88,7 @@ export const credentialOperations = [
         scopes: body.scopes,
         createdBy: operator.audit.label,
         kind: 'partner',
-        via: 'back-office-api',
+        via: operator.audit.via,
         actorClientId: operator.clientId,
       });
       const view = await findCredential(work.db, reach, created.credentialId);
