@@ -133,9 +133,32 @@ test('When a director follows the invitation link, then they create, use, rotate
     .set('X-Console-Request', '1');
   expect(after.status).toBe(401);
 
-  // Signing in again with the passkey (the same authenticator) works.
+  // A valid assertion presented to the service under another origin is refused (its challenge was
+  // this service's and unspent, its signature good: only the origin is wrong).
+  let intercepted: string | undefined;
+  await page.route('**/console/api/v1/sign-in', async (route) => {
+    intercepted = route.request().postData() ?? undefined;
+    await route.abort();
+  });
   await page.getByRole('button', { name: 'Entrar com chave de acesso' }).click();
+  await page.locator('.error').waitFor();
+  await page.unroute('**/console/api/v1/sign-in');
+  const host = new URL(browser.origin).host;
+  const elsewhere = await request(world.app)
+    .post('/console/api/v1/sign-in')
+    .set('Host', `other-site.example:${new URL(browser.origin).port}`)
+    .type('json')
+    .send(intercepted!);
+  expect({ status: elsewhere.status, code: elsewhere.body.code }).toEqual({ status: 400, code: 'sign_in_failed' });
+
+  // Signing in again with the passkey (the same authenticator) works; its answer replayed does not.
+  const signingIn = page.waitForRequest((sent) => sent.url().endsWith('/console/api/v1/sign-in'));
+  await page.getByRole('button', { name: 'Entrar com chave de acesso' }).click();
+  const assertion = (await signingIn).postData()!;
   await expectScreen(page, 'Integrações e chaves de API');
+  const replayed = await request(world.app).post('/console/api/v1/sign-in').set('Host', host).type('json').send(assertion);
+  expect({ status: replayed.status, code: replayed.body.code }).toEqual({ status: 400, code: 'sign_in_failed' });
+  expect(replayed.headers['set-cookie']).toBeUndefined();
 
   // The invitation is spent: the link is refused.
   await page.goto(enrolLink);

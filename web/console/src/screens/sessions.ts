@@ -47,6 +47,7 @@ export function signInScreen(): void {
   const button = h('button', { type: 'button' }, t('signInButton'));
   button.addEventListener('click', () => {
     button.disabled = true;
+    status.say('');
     void (async () => {
       try {
         const { options } = await must(consoleApi.POST('/v1/sign-in/options'));
