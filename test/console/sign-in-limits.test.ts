@@ -36,7 +36,7 @@ function forgedAssertion(passkeyId: string, challenge: string) {
   };
 }
 
-const signIn = (app: typeof world.app, body: unknown, address = '203.0.113.9') =>
+const signIn = (app: typeof world.app, body: object, address = '203.0.113.9') =>
   request(app).post('/console/api/v1/sign-in').set({ Host: 'console.test', 'X-Forwarded-For': address }).send(body);
 
 test('When a person’s sign-ins keep failing, then that person is refused with 429 from any address, in every process', async () => {
