@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   // Only the partner API's requests go to the agencies' request log.
   await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
   // The internal back-office API: its own document and scopes, the same pipeline.
-  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
+  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, deps.db));
   // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
   await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db));
   app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));

@@ -28,7 +28,7 @@ export type AuditAction =
   // Issue 37: the console's people and their refusals where they concern credentials.
   | 'console.person_invited'
   | 'console.person_reinvited'
-  | 'console.access_refused';
+  | 'credential.access_refused';
 
 export interface NewAuditEntry {
   actor: AuditActor;

@@ -1,5 +1,6 @@
 /** The internal back-office API (back office): openapi/back-office.yaml and the declaration of every one of its operations. */
 import type { Config } from '../../config';
+import type { Database } from '../../database/prisma-client';
 import { loadContract } from '../../contract/load-contract';
 import type { ApiDefinition } from '../../http/pipeline';
 import { backOfficeWork, type BackOfficeWork } from './back-office-work';
@@ -12,7 +13,8 @@ import { agencyViewOperations } from './agency-view-operations';
 import { secretBox } from '../../webhooks/secret-box';
 import { urlPolicy } from '../../webhooks/url-safety';
 
-export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
+/** `db`: where refusals are audited outside the refused request's transaction (absent: not audited; tests listing operations). */
+export function backOfficeApi(config: Config, db?: Database): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
@@ -24,6 +26,6 @@ export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
       ...requestLogOperations,
       ...agencyViewOperations,
     ],
-    workFor: backOfficeWork(config.ENVIRONMENT, { box: secretBox(config), policy: urlPolicy(config) }),
+    workFor: backOfficeWork(config.ENVIRONMENT, { box: secretBox(config), policy: urlPolicy(config) }, db),
   };
 }
