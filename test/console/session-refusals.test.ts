@@ -108,7 +108,11 @@ test('When a session lacks the operation’s scope, or reaches another agency’
   expectErrorBody(await director.post(`${CREDENTIALS}/${foreign.credentialId}/revoke`), 404, 'not_found');
   expect((await world.db.credential.findUniqueOrThrow({ where: { id: foreign.credentialId } })).revokedAt).toBeNull();
   const refusal = await world.db.auditLogEntry.findFirst({ where: { action: 'credential.access_refused', credentialId: foreign.credentialId } });
-  expect(refusal).toMatchObject({ companyId: foreign.companyId, actor: expect.stringMatching(/^director:/), details: expect.objectContaining({ via: 'console' }) });
+  expect(refusal).toMatchObject({
+    companyId: foreign.companyId,
+    actor: expect.stringMatching(/^director:/),
+    details: expect.objectContaining({ via: 'console' }),
+  });
 });
 
 test('When a bearer token calls a console session operation, then it is 401: the console’s own operations take only the session', async () => {
