@@ -103,6 +103,8 @@ test('When a director follows the invitation link, then they create, use, rotate
   expect(created.status).toBe(201);
   await world.flushRequestLog();
   await page.getByRole('link', { name: 'Garantias' }).click();
+  await page.getByRole('link', { name: String(created.body.id) }).waitFor();
+  await checkScreen(page, 'director-guarantees');
   await page.getByRole('link', { name: String(created.body.id) }).click();
   await page.getByRole('heading', { name: `Garantia ${created.body.id}` }).waitFor();
   await checkScreen(page, 'director-guarantee');
