@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   });
   // One set of limits per process, shared by every API: a credential's quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
-  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink) =>
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink, consolePagesOnly = false) =>
     app.use(
       basePath,
       await createApiRouter({
@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
         requestLog,
+        consolePagesOnly,
       }),
     );
   await mount('/health', healthApi(deps.ready));
@@ -130,7 +131,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   // The internal back-office API: its own document and scopes, the same pipeline.
   await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, deps.db));
   // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
-  await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db));
+  await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db), undefined, true);
   app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));

@@ -34,6 +34,27 @@ export class CrossSiteRefused extends ApiError {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
+/**
+ * What only the console's own pages send: `X-Console-Request: 1`, an Origin equal to the service's
+ * on a write (and whenever one is sent), no cross-site Sec-Fetch-Site. Required with the session,
+ * and on every request of the console's own API (its sign-in ceremonies included: another site
+ * cannot sign a browser in to an account of its choosing).
+ */
+export function assertConsolePage(request: Pick<CallerRequest, 'headers' | 'method' | 'origin'>): void {
+  if (single(request.headers['x-console-request']) !== '1') {
+    throw new CrossSiteRefused('A console request must send X-Console-Request: 1 (it is refused from forms and other sites).');
+  }
+  const origin = single(request.headers['origin']);
+  if (origin !== undefined ? origin !== request.origin : !SAFE_METHODS.has(request.method)) {
+    throw new CrossSiteRefused(
+      `A console request must come from ${request.origin} (Origin: ${origin === undefined ? 'absent, on a write' : 'another site'}).`,
+    );
+  }
+  const site = single(request.headers['sec-fetch-site']);
+  if (site !== undefined && site !== 'same-origin')
+    throw new CrossSiteRefused('A console request must come from the console itself (Sec-Fetch-Site).');
+}
+
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 export class CallerAuthenticator {
@@ -56,18 +77,7 @@ export class CallerAuthenticator {
 
   private async sessionPrincipal(token: string, request: CallerRequest): Promise<Principal> {
     const { db, environment, times } = this.sessions!;
-    if (single(request.headers['x-console-request']) !== '1') {
-      throw new CrossSiteRefused('A console session request must send X-Console-Request: 1 (it is refused from forms and other sites).');
-    }
-    const origin = single(request.headers['origin']);
-    if (origin !== undefined ? origin !== request.origin : !SAFE_METHODS.has(request.method)) {
-      throw new CrossSiteRefused(
-        `A console session write must come from ${request.origin} (Origin: ${origin === undefined ? 'absent' : 'another site'}).`,
-      );
-    }
-    const site = single(request.headers['sec-fetch-site']);
-    if (site !== undefined && site !== 'same-origin')
-      throw new CrossSiteRefused('A console session request must come from the console itself (Sec-Fetch-Site).');
+    assertConsolePage(request);
     if (token.length > 200) throw new Unauthorized('The console session is unknown or has ended; sign in again.', true);
     const other = otherEnvironment(token, environment);
     if (other) throw new Unauthorized(`This console session was started in the ${other} environment; sign in here.`, true);

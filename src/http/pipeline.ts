@@ -14,7 +14,7 @@ import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document } from 'openapi-backend';
-import type { CallerAuthenticator } from '../auth/caller-authenticator';
+import { assertConsolePage, type CallerAuthenticator } from '../auth/caller-authenticator';
 import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
@@ -67,6 +67,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   onAnswered?: (document: string, operationId: string, status: number) => void;
   /** The agency request log (partner API only; absent: REQUEST_LOG=off or another API). */
   requestLog?: RequestLogSink;
+  /** Issue 37: every request must come from the console's own pages (the console's API; assertConsolePage). */
+  consolePagesOnly?: boolean;
 }
 
 interface Exchange {
@@ -142,6 +144,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
     const headers: Headers = { ...req.headers, 'x-correlation-id': req.correlationId };
     const rawQuery = req.query as RawQuery;
+    if (options.consolePagesOnly) assertConsolePage({ headers, method: req.method, origin: originOf(req, options) });
     // Authentication comes first: a bad token is 401 whatever else is wrong. The body and query
     // are read only for a caller that may call the operation.
     const secured = (operation.security ?? []).length > 0;

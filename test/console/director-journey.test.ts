@@ -148,7 +148,11 @@ test('When a director follows the invitation link, then they create, use, rotate
   const host = new URL(browser.origin).host;
   const elsewhere = await request(world.app)
     .post('/console/api/v1/sign-in')
-    .set('Host', `other-site.example:${new URL(browser.origin).port}`)
+    .set({
+      Host: `other-site.example:${new URL(browser.origin).port}`,
+      Origin: `http://other-site.example:${new URL(browser.origin).port}`,
+      'X-Console-Request': '1',
+    })
     .type('json')
     .send(intercepted!);
   expect({ status: elsewhere.status, code: elsewhere.body.code }).toEqual({ status: 400, code: 'sign_in_failed' });
@@ -158,7 +162,11 @@ test('When a director follows the invitation link, then they create, use, rotate
   await page.getByRole('button', { name: 'Entrar com chave de acesso' }).click();
   const assertion = (await signingIn).postData()!;
   await expectScreen(page, 'Integrações e chaves de API');
-  const replayed = await request(world.app).post('/console/api/v1/sign-in').set('Host', host).type('json').send(assertion);
+  const replayed = await request(world.app)
+    .post('/console/api/v1/sign-in')
+    .set({ Host: host, Origin: browser.origin, 'X-Console-Request': '1' })
+    .type('json')
+    .send(assertion);
   expect({ status: replayed.status, code: replayed.body.code }).toEqual({ status: 400, code: 'sign_in_failed' });
   expect(replayed.headers['set-cookie']).toBeUndefined();
 

@@ -16,7 +16,11 @@ jest.mock('../../src/database/embedded-server', () => ({
   startEmbeddedServer: () => Promise.reject(new Error('no embedded server in this test')),
 }));
 
+// Each run of the tool checks the migrations first: several runs outlast jest's 30 s on a loaded machine.
+jest.setTimeout(120_000);
+
 const world = useTestApp({}, { agencies: 1 });
+const PAGE = { Host: 'console.example', Origin: 'http://console.example', 'X-Console-Request': '1' };
 const admin = (...args: string[]) =>
   runAdminTool(world.databaseUrl, [...peopleCommands, ...credentialCommands], args, { PUBLIC_ORIGIN: 'https://console.example' });
 
@@ -29,7 +33,7 @@ test('When an operator invites a director and a reviewer, then each gets a singl
   });
   expect(invited.link).toMatch(/^https:\/\/console\.example\/console\/#\/enrol\/sbx_inv_[A-Za-z0-9_-]{43}$/);
   const invitation = invited.link.split('/').pop();
-  const started = await request(world.app).post('/console/api/v1/enrolment/options').set('Host', 'console.example').send({ invitation });
+  const started = await request(world.app).post('/console/api/v1/enrolment/options').set(PAGE).send({ invitation });
   expect(started.status).toBe(200);
   expect(started.body).toMatchObject({
     person: { name: 'Célia Diretora', kind: 'director' },
@@ -47,7 +51,7 @@ test('When an operator invites a director and a reviewer, then each gets a singl
   expect(person).toMatchObject({ passkeys: 0, sessions: 0 });
   const again = JSON.parse((await admin('people', 'reinvite', '--id', person.id, '--json')).printed);
   expect(again.link).not.toBe(invited.link);
-  const spent = await request(world.app).post('/console/api/v1/enrolment/options').set('Host', 'console.example').send({ invitation });
+  const spent = await request(world.app).post('/console/api/v1/enrolment/options').set(PAGE).send({ invitation });
   expect(spent.body.code).toBe('invitation_invalid');
 });
 

@@ -116,8 +116,9 @@ test('When a session lacks the operation’s scope, or reaches another agency’
 });
 
 test('When a bearer token calls a console session operation, then it is 401: the console’s own operations take only the session', async () => {
-  expectErrorBody(await request(world.app).get('/console/api/v1/session').set(world.agency.auth), 401, 'unauthorized');
-  expectErrorBody(await request(world.app).get('/console/api/v1/passkeys'), 401, 'unauthorized');
+  const page = { 'X-Console-Request': '1' };
+  expectErrorBody(await request(world.app).get('/console/api/v1/session').set(page).set(world.agency.auth), 401, 'unauthorized');
+  expectErrorBody(await request(world.app).get('/console/api/v1/passkeys').set(page), 401, 'unauthorized');
 });
 
 test('When a person signs out, then the session ends and the cookie is cleared', async () => {

@@ -20,6 +20,9 @@ const LIMITS = {
 };
 const world = useTestApp(LIMITS);
 
+/** What the console's pages send: the service's host, its origin, the console's header. */
+const PAGE = { Host: 'console.test', Origin: 'http://console.test', 'X-Console-Request': '1' };
+
 const b64 = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 /** An assertion as a browser would send it for `passkeyId`, whose signature nothing can verify. */
@@ -37,7 +40,10 @@ function forgedAssertion(passkeyId: string, challenge: string) {
 }
 
 const signIn = (app: typeof world.app, body: object, address = '203.0.113.9') =>
-  request(app).post('/console/api/v1/sign-in').set({ Host: 'console.test', 'X-Forwarded-For': address }).send(body);
+  request(app)
+    .post('/console/api/v1/sign-in')
+    .set({ ...PAGE, 'X-Forwarded-For': address })
+    .send(body);
 
 test('When a person’s sign-ins keep failing, then that person is refused with 429 from any address, in every process', async () => {
   const { person } = await invitePerson(
@@ -48,7 +54,9 @@ test('When a person’s sign-ins keep failing, then that person is refused with 
   );
   const passkeyId = b64(randomBytes(16));
   await world.db.consolePasskey.create({ data: { id: passkeyId, personId: person.id, publicKey: randomBytes(77), name: 'Roubada' } });
-  const options = await request(world.app).post('/console/api/v1/sign-in/options').set({ Host: 'console.test', 'X-Forwarded-For': '203.0.113.9' });
+  const options = await request(world.app)
+    .post('/console/api/v1/sign-in/options')
+    .set({ ...PAGE, 'X-Forwarded-For': '203.0.113.9' });
   expect(options.status).toBe(200);
   // A real challenge, a forged signature; then the same challenge again (spent); then an unknown one.
   expectErrorBody(await signIn(world.app, forgedAssertion(passkeyId, options.body.options.challenge)), 400, 'sign_in_failed');
@@ -63,7 +71,9 @@ test('When a person’s sign-ins keep failing, then that person is refused with 
 test('When one address keeps starting sign-ins, then it is refused with 429 after the limit, in every process', async () => {
   const other = await world.anotherApp(LIMITS);
   const start = (app: typeof world.app) =>
-    request(app).post('/console/api/v1/sign-in/options').set({ Host: 'console.test', 'X-Forwarded-For': '192.0.2.50' });
+    request(app)
+      .post('/console/api/v1/sign-in/options')
+      .set({ ...PAGE, 'X-Forwarded-For': '192.0.2.50' });
   for (let attempt = 0; attempt < 6; attempt += 1) expect((await start(attempt % 2 === 0 ? world.app : other.app)).status).toBe(200);
   const refused = await start(other.app);
   expectErrorBody(refused, 429, 'rate_limited');
@@ -71,7 +81,9 @@ test('When one address keeps starting sign-ins, then it is refused with 429 afte
 });
 
 test('When a sign-in names a passkey nobody registered, then it fails as any other failure', async () => {
-  const options = await request(world.app).post('/console/api/v1/sign-in/options').set({ Host: 'console.test', 'X-Forwarded-For': '198.51.100.7' });
+  const options = await request(world.app)
+    .post('/console/api/v1/sign-in/options')
+    .set({ ...PAGE, 'X-Forwarded-For': '198.51.100.7' });
   expectErrorBody(
     await signIn(world.app, forgedAssertion(b64(randomBytes(16)), options.body.options.challenge), '198.51.100.7'),
     400,
@@ -82,7 +94,16 @@ test('When a sign-in names a passkey nobody registered, then it fails as any oth
 test('When an enrolment names an unknown invitation, then it is 400 invitation_invalid', async () => {
   const unknown = await request(world.app)
     .post('/console/api/v1/enrolment/options')
-    .set({ Host: 'console.test', 'X-Forwarded-For': '198.51.100.8' })
+    .set({ ...PAGE, 'X-Forwarded-For': '198.51.100.8' })
     .send({ invitation: `sbx_inv_${b64(randomBytes(32))}` });
   expectErrorBody(unknown, 400, 'invitation_invalid');
+});
+
+test('When another site starts or answers a sign-in (a form, or a page of another origin), then it is 403 cross_site_refused', async () => {
+  const start = () => request(world.app).post('/console/api/v1/sign-in/options').set('X-Forwarded-For', '198.51.100.20');
+  const formPost = await start().set({ Host: 'console.test', Origin: 'https://evil.example' }).type('form').send('a=b');
+  expect({ status: formPost.status, code: formPost.body.code }).toEqual({ status: 403, code: 'cross_site_refused' });
+  const foreignPage = await start().set({ ...PAGE, Origin: 'https://evil.example' });
+  expect({ status: foreignPage.status, code: foreignPage.body.code }).toEqual({ status: 403, code: 'cross_site_refused' });
+  expect((await start().set(PAGE)).status).toBe(200);
 });
