@@ -45,7 +45,7 @@ test('When reviewers open the queue, then they see the guarantees waiting for th
   expect(informing.body._embedded.reviewQueue.map((item: { id: number }) => item.id)).toEqual([waiting]);
 });
 
-test('When a director reads the agency, then they see its guarantees, history, signatures, request log and webhooks, and never another agency’s', async () => {
+test('When a director reads the agency, then they see its guarantees, history, signatures and request log, and never another agency’s', async () => {
   const [own, foreign] = world.agencies;
   const director = opsClient(world, await newDirector(world, own!.companyId, 'Dalva Diretora'));
   const id = (await asPartner(world, own).create(guaranteeBody())).body.id as number;
@@ -71,6 +71,13 @@ test('When a director reads the agency, then they see its guarantees, history, s
   const future = await director.get(`/v1/agency/request-log?from=${new Date(Date.now() + 3_600_000).toISOString()}`);
   expect(future.body._embedded.requestLog).toEqual([]);
 
+  // A partner token has none of these scopes.
+  expectErrorBody(await opsClient(world, own!).get('/v1/agency/rental-insurances'), 403, 'insufficient_scope');
+});
+
+test('When a director looks at the agency’s webhooks, then they see its endpoints and failed deliveries and redeliver one, never another agency’s', async () => {
+  const [own, foreign] = world.agencies;
+  const director = opsClient(world, await newDirector(world, own!.companyId, 'Dalva Diretora'));
   // A webhook endpoint of the agency, a delivery that failed, and its redelivery.
   const hooks = webhookClient(world, own!);
   const endpoint = await hooks.register('http://127.0.0.1:9/hook', ['rental_insurance.status_changed']);
@@ -92,6 +99,4 @@ test('When a director reads the agency, then they see its guarantees, history, s
   const stranger = opsClient(world, await newDirector(world, foreign!.companyId, 'Outra Diretora'));
   expectErrorBody(await stranger.get(`/v1/agency/webhook-endpoints/${endpoint.id}/deliveries`), 404, 'not_found');
   expectErrorBody(await stranger.post(`/v1/agency/webhook-endpoints/${endpoint.id}/deliveries/${sent.body.id}/redeliver`), 404, 'not_found');
-  // A partner token has none of these scopes.
-  expectErrorBody(await opsClient(world, own!).get('/v1/agency/rental-insurances'), 403, 'insufficient_scope');
 });
