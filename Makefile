@@ -39,8 +39,9 @@ generate: install ## Regenerate TypeScript types from openapi/*.yaml, and the ge
 	node scripts/generate-types.mjs
 	node --import tsx scripts/docs/generate-docs.ts
 
-build: install ## Compile to dist/
+build: install ## Compile to dist/ (and bundle the console's pages into dist/console/)
 	npx tsc -p tsconfig.build.json
+	node scripts/build-console.mjs
 
 start: build ## Install, build and start the sandbox service with an embedded database and a demo credential
 	ENVIRONMENT=$${ENVIRONMENT:-sandbox} DEMO_CREDENTIAL=$${DEMO_CREDENTIAL:-true} WEBHOOK_ALLOW_LOOPBACK=$${WEBHOOK_ALLOW_LOOPBACK:-true} npm start --silent
@@ -68,12 +69,12 @@ rolling-deploy-test: build ## A rolling deploy: the previous release keeps answe
 
 check: lint check-generated check-docs check-layers typecheck ## Lint, generated code and docs drift, paths in the docs, layers, type check
 
-PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,cjs,js}" "bench/**/*.ts" "*.{ts,mjs,cjs,js}" ".dependency-cruiser.cjs"
+PRETTIER_FILES := "src/**/*.ts" "web/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,cjs,js}" "bench/**/*.ts" "*.{ts,mjs,cjs,js}" ".dependency-cruiser.cjs"
 
 lint: lint-openapi lint-code ## Lint the OpenAPI documents and the code (ESLint, Prettier)
 
 lint-openapi: install ## Lint the OpenAPI documents (Redocly recommended rules)
-	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/back-office.yaml
+	npx redocly lint openapi/partner.yaml openapi/auth.yaml openapi/back-office.yaml openapi/console.yaml
 	@# Health probes answer no 4xx at all: the one rule that cannot hold for them.
 	npx redocly lint openapi/health.yaml --skip-rule operation-4xx-response
 
@@ -96,8 +97,9 @@ check-layers: install ## Fail on an import of src/ against its layers (dependenc
 	node scripts/architecture/check-layers.mjs
 	node scripts/architecture/check-layers.mjs --self-test
 
-typecheck: install ## Strict TypeScript check of src, scripts, test and bench
+typecheck: install ## Strict TypeScript check of src, scripts, test and bench, and of the console's pages (web/console)
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc -p web/console/tsconfig.json
 
 # Contract conformance (issue 7). CI runs `make -k contract-checks` before `make test`.
 contract-checks: spectral breaking-changes contract-journey ## Spectral + OWASP lint, breaking-change check, Prism journey

@@ -4,9 +4,10 @@ import { webhookCommands } from '../src/back-office/cli/webhook-commands';
 import { requestLogCommands } from '../src/back-office/cli/request-log-commands';
 import { guaranteeCommands, ledgerCommands } from '../src/back-office/cli/guarantee-commands';
 import { runCli } from '../src/back-office/cli/run-cli';
+import { peopleCommands } from '../src/back-office/cli/people-commands';
 
 /** Every command of the admin tool; the back-office ones (issue #5) mirror the back-office API. */
-const ADMIN_COMMANDS = [...credentialCommands, ...guaranteeCommands, ...ledgerCommands, ...webhookCommands, ...requestLogCommands];
+const ADMIN_COMMANDS = [...credentialCommands, ...peopleCommands, ...guaranteeCommands, ...ledgerCommands, ...webhookCommands, ...requestLogCommands];
 
 runCli(process.argv.slice(2), ADMIN_COMMANDS)
   .then((code) => process.exit(code))

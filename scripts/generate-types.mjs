@@ -13,7 +13,14 @@ import { webhookEventsSource } from './webhook-events-source.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // operations: the internal back-office document (issue #5), never published to partners.
-const documents = { partner: 'partner-api.ts', auth: 'auth-api.ts', 'back-office': 'back-office-api.ts', health: 'health-api.ts' };
+const documents = {
+  partner: 'partner-api.ts',
+  auth: 'auth-api.ts',
+  'back-office': 'back-office-api.ts',
+  health: 'health-api.ts',
+  // The console's sessions and passkeys (issue 37).
+  console: 'console-api.ts',
+};
 // Each generated file: the document it comes from and where it goes (relative to the repository).
 const targets = [
   ...Object.entries(documents).map(([name, output]) => ({ name, target: `src/generated/${output}` })),

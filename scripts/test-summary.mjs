@@ -3,13 +3,13 @@
 // `jest --json` result files (several are summed). A missing file is one failure: that run never
 // reported.
 // With --operation-tally=DIR (the whole suite's tally, test/support/operation-tally.ts), every
-// operation of the partner, token and back-office documents that no test answered with success
+// operation of the partner, token, back-office and console documents that no test answered with success
 // is printed and counts as one failure.
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 
-const DOCUMENTS = ['openapi/partner.yaml', 'openapi/auth.yaml', 'openapi/back-office.yaml'];
+const DOCUMENTS = ['openapi/partner.yaml', 'openapi/auth.yaml', 'openapi/back-office.yaml', 'openapi/console.yaml'];
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 const tallyOption = process.argv.find((arg) => arg.startsWith('--operation-tally='));

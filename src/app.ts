@@ -3,10 +3,15 @@
  *   {AUTH_BASE_PATH}/oauth2/token   the OAuth 2.0 token endpoint (openapi/auth.yaml)
  *   {API_BASE_PATH}/...             the partner API (openapi/partner.yaml)
  *   {BACK_OFFICE_BASE_PATH}/...      the internal back-office API (openapi/back-office.yaml; back office, issue #5)
+ *   {CONSOLE_BASE_PATH}/api/...      the console's sessions and passkeys (openapi/console.yaml; issue 37)
+ *   {CONSOLE_BASE_PATH}/             the console's pages (directors' integrations, reviewers' desk)
  *   /health/live, /health/ready     the process's health probes (openapi/health.yaml)
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { BearerAuthenticator } from './auth/bearer-authenticator';
+import { CallerAuthenticator } from './auth/caller-authenticator';
+import { consoleApi } from './console/console-api';
+import { consolePages } from './console/console-pages';
 import type { PrincipalCache } from './auth/principal-cache';
 import { createTokenRouter } from './auth/token-endpoint';
 import type { Config } from './config';
@@ -92,10 +97,15 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     next(new ApiError(405, 'method_not_allowed', 'The token endpoint accepts POST only.', undefined, { Allow: 'POST' }));
   });
 
-  const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
+  // Bearer tokens everywhere; the console's sessions where an operation's contract accepts them (issue 37).
+  const authenticator = new CallerAuthenticator(new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals), {
+    db: deps.db,
+    environment: config.ENVIRONMENT,
+    times: { idleMinutes: config.CONSOLE_SESSION_IDLE_MINUTES, maxHours: config.CONSOLE_SESSION_MAX_HOURS },
+  });
   // One set of limits per process, shared by every API: a credential's quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
-  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink) =>
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink, consolePagesOnly = false) =>
     app.use(
       basePath,
       await createApiRouter({
@@ -115,13 +125,17 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
         requestLog,
+        consolePagesOnly,
       }),
     );
   await mount('/health', healthApi(deps.ready));
   // Only the partner API's requests go to the agencies' request log.
   await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
   // The internal back-office API: its own document and scopes, the same pipeline.
-  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
+  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, deps.db));
+  // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
+  await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db), undefined, true);
+  app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));

@@ -352,6 +352,40 @@ const webhooks = {
   }),
 } satisfies Settings;
 
+const consoleSettings = {
+  CONSOLE_BASE_PATH: text({
+    ...basePath,
+    default: '/console',
+    meaning: "Where the web console (directors' integrations section, reviewers' desk; docs/console.md) is served; its own API under `<path>/api`",
+  }),
+  CONSOLE_SESSION_IDLE_MINUTES: integer({
+    default: 30,
+    min: 1,
+    max: 1440,
+    meaning: 'A console session ends this many minutes after its last request',
+  }),
+  CONSOLE_SESSION_MAX_HOURS: integer({
+    default: 12,
+    min: 1,
+    max: 168,
+    meaning: 'A console session ends this many hours after sign-in at the latest',
+  }),
+  CONSOLE_INVITATION_HOURS: integer({ default: 24, min: 1, max: 720, meaning: 'An enrolment link (invitation) is valid this many hours, and once' }),
+  CONSOLE_SIGN_IN_ATTEMPTS_PER_ADDRESS: integer({
+    default: 60,
+    min: 1,
+    max: 100_000,
+    meaning: 'Console sign-in and enrolment attempts one client address may make within the window; beyond it, `429`',
+  }),
+  CONSOLE_SIGN_IN_FAILURES_PER_PERSON: integer({
+    default: 10,
+    min: 1,
+    max: 100_000,
+    meaning: 'Failed console sign-ins of one person (from any address) within the window; beyond it, `429` for that person',
+  }),
+  CONSOLE_SIGN_IN_WINDOW_SECONDS: integer({ default: 900, min: 1, max: 86_400, meaning: 'The window of both console sign-in limits' }),
+} satisfies Settings;
+
 /** The declaration by section, in the order docs/configuration.md shows them. */
 export const CONFIG_SECTIONS = [
   { title: 'Service', settings: service },
@@ -362,9 +396,20 @@ export const CONFIG_SECTIONS = [
   { title: "Agencies' request log", settings: requestLog },
   { title: 'Scheduler and sandbox', settings: lifecycle },
   { title: 'Webhooks', settings: webhooks },
+  { title: 'Console', settings: consoleSettings },
 ] as const;
 
-export const SETTINGS = { ...service, ...logs, ...database, ...limits, ...tokenEndpoint, ...requestLog, ...lifecycle, ...webhooks };
+export const SETTINGS = {
+  ...service,
+  ...logs,
+  ...database,
+  ...limits,
+  ...tokenEndpoint,
+  ...requestLog,
+  ...lifecycle,
+  ...webhooks,
+  ...consoleSettings,
+};
 
 export type Config = ConfigOf<typeof SETTINGS>;
 
@@ -406,6 +451,7 @@ function crossProblems(config: Config, purpose: ConfigPurpose): string[] {
   const paths: Array<[string, string]> = [
     ['API_BASE_PATH', config.API_BASE_PATH],
     ['BACK_OFFICE_BASE_PATH', config.BACK_OFFICE_BASE_PATH],
+    ['CONSOLE_BASE_PATH', config.CONSOLE_BASE_PATH],
     ['AUTH_BASE_PATH', config.AUTH_BASE_PATH],
     ['the health probes', '/health'],
   ];

@@ -8,6 +8,7 @@
 import './tracing/start-tracing';
 import cluster from 'node:cluster';
 import { ensureDemoCredential } from './auth/demo-credential';
+import { ensureDemoPeople } from './people/demo-people';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabaseServer } from './database/database-server';
 import { migrateDatabase } from './database/migrate';
@@ -81,7 +82,11 @@ async function main(): Promise<void> {
   );
   if (config.DEMO_CREDENTIAL) {
     const db = createDatabaseClient(databaseUrl, { poolMax: 1, namedStatements: false });
-    await ensureDemoCredential(db, config, origin).finally(() => db.$disconnect());
+    // Issue 37: the console's demo director and reviewer; a passkey needs a host name, not an IP address.
+    const consoleOrigin = origin.replace('://127.0.0.1', '://localhost');
+    await ensureDemoCredential(db, config, origin)
+      .then(() => ensureDemoPeople(db, config, consoleOrigin))
+      .finally(() => db.$disconnect());
   }
 }
 

@@ -18,8 +18,9 @@ const LAYERS = [
   { name: 'app', units: ['app.ts'], holds: 'the Express app assembled from the APIs, without listening (tests use it in-process)' },
   {
     name: 'APIs',
-    units: ['partner/', 'back-office/', 'health/'],
-    holds: "each document's operations (`defineOperation`) and what their handlers work with; the admin command-line tool",
+    units: ['partner/', 'back-office/', 'health/', 'console/'],
+    holds:
+      "each document's operations (`defineOperation`) and what their handlers work with; the admin command-line tool; the console's pages and its sign-in API",
   },
   {
     name: 'sandbox',
@@ -29,9 +30,9 @@ const LAYERS = [
   { name: 'scheduler', units: ['scheduler/'], holds: 'the job runner (given its jobs by its starter), time-driven transitions, housekeeping' },
   {
     name: 'features',
-    units: ['guarantees/', 'webhooks/', 'request-log/'],
+    units: ['guarantees/', 'webhooks/', 'request-log/', 'people/'],
     holds:
-      "guarantees (status machine, writes, review actions, history), webhook endpoints and delivery, the agencies' request log (stored, read, pruned)",
+      "guarantees (status machine, writes, review actions, history), webhook endpoints and delivery, the agencies' request log (stored, read, pruned), the console's people (invitations, passkeys and their ceremonies, sign-in limits)",
   },
   { name: 'ledger', units: ['financial/'], holds: 'ledger, balance, daily summaries, statement entries' },
   { name: 'events', units: ['events/'], holds: 'the transactional outbox (`emitEvent`) and the event feed' },

@@ -9,9 +9,9 @@ import type { Queryable } from '../database/prisma-client';
 export interface AuditActor {
   /** Stored in `actor`: `staff:<name>`, `director:<name>` or a process name. */
   label: string;
-  /** How the action arrived: the back-office API, the admin command-line tool, ... */
-  via: 'back-office-api' | 'cli' | 'service';
-  /** The client id of the credential whose token made the request (back-office API only). */
+  /** How the action arrived: the back-office API (a token), the console (issue 37: a person's session), the admin command-line tool, ... */
+  via: 'back-office-api' | 'console' | 'cli' | 'service';
+  /** The client id of the credential whose token made the request (back-office API only; `console:<person id>` for a session). */
   clientId?: string;
 }
 
@@ -24,7 +24,11 @@ export type AuditAction =
   | 'credential.secret_revoked'
   | 'credential.revoked'
   | 'statement_entry.posted'
-  | 'webhook_endpoint.disabled';
+  | 'webhook_endpoint.disabled'
+  // Issue 37: the console's people and their refusals where they concern credentials.
+  | 'console.person_invited'
+  | 'console.person_reinvited'
+  | 'credential.access_refused';
 
 export interface NewAuditEntry {
   actor: AuditActor;

@@ -10,6 +10,7 @@ import { Conflict, NotFound } from '../errors';
 import { recordAudit, type AuditActor } from './audit-log';
 import { MAX_ACTIVE_SECRETS } from './credentials';
 import { type Environment, hashSecret, newClientSecret } from './opaque-secrets';
+import { tokensLast24h, type SecretUse } from './secret-use';
 import type { CredentialKind } from './scopes';
 
 /** What the caller may reach: a director only the partner credentials of their agency; staff all. */
@@ -23,7 +24,7 @@ export const STAFF_REACH: CredentialReach = {};
 
 /** A credential as administrators see it: never a secret nor a hash, only the secrets' ids and dates. */
 export type CredentialView = Credential & { secrets: SecretView[] };
-type SecretView = { id: string; createdAt: Date; revokedAt: Date | null };
+type SecretView = { id: string; createdAt: Date; revokedAt: Date | null } & SecretUse;
 
 /**
  * Secrets a credential view shows: every active one (at most MAX_ACTIVE_SECRETS) and the latest
@@ -65,17 +66,24 @@ export async function listCredentials(
 /** Each credential with its shown secrets (active first, then the latest revoked; listed oldest first), in one statement. */
 async function withShownSecrets(db: Queryable, credentials: Credential[]): Promise<CredentialView[]> {
   if (credentials.length === 0) return [];
-  const rows = await db.$queryRaw<Array<SecretView & { credentialId: string }>>`
-    SELECT c.id::text AS "credentialId", s.id::text AS id, s.created_at AS "createdAt", s.revoked_at AS "revokedAt"
+  const rows = await db.$queryRaw<Array<Omit<SecretView, 'tokensLast24h'> & { credentialId: string }>>`
+    SELECT c.id::text AS "credentialId", s.id::text AS id, s.created_at AS "createdAt", s.revoked_at AS "revokedAt",
+           s.last_token_at AS "lastTokenAt", s.last_token_address AS "lastTokenAddress"
     FROM unnest(${credentials.map((credential) => credential.id)}::uuid[]) AS c(id)
     CROSS JOIN LATERAL (
-      SELECT id, created_at, revoked_at FROM credential_secrets WHERE credential_id = c.id
+      SELECT id, created_at, revoked_at, last_token_at, last_token_address FROM credential_secrets WHERE credential_id = c.id
       ORDER BY revoked_at DESC NULLS FIRST, created_at DESC LIMIT ${SHOWN_SECRETS}
     ) s
     ORDER BY s.created_at, s.id`;
+  const counts = await tokensLast24h(
+    db,
+    rows.map((row) => row.id),
+  );
   return credentials.map((credential) => ({
     ...credential,
-    secrets: rows.filter((row) => row.credentialId === credential.id).map(({ id, createdAt, revokedAt }) => ({ id, createdAt, revokedAt })),
+    secrets: rows
+      .filter((row) => row.credentialId === credential.id)
+      .map(({ credentialId: _credential, ...secret }) => ({ ...secret, tokensLast24h: counts.get(secret.id) ?? 0 })),
   }));
 }
 

@@ -39,6 +39,11 @@ export const newClientSecret = (environment: Environment) => `${environmentPrefi
 /** 256 random bits. */
 export const newAccessToken = (environment: Environment) => `${environmentPrefix(environment)}at_${random(32)}`;
 
+/** Issue 37: a console session (the cookie's value); 256 random bits. */
+export const newSessionToken = (environment: Environment) => `${environmentPrefix(environment)}ses_${random(32)}`;
+/** Issue 37: a console invitation (the enrolment link's token); 256 random bits. */
+export const newInvitationToken = (environment: Environment) => `${environmentPrefix(environment)}inv_${random(32)}`;
+
 /**
  * Access tokens carry 256 random bits, so a fast hash is enough to make a stolen table useless,
  * and it keeps the per-request token lookup cheap.

@@ -17,6 +17,11 @@ export interface Principal {
   /** Back office: partner, staff or director, and the person's name for the last two. */
   kind: CredentialKind;
   personName: string | null;
+  /**
+   * Issue 37: present when a person signed in to the console made the request (the session cookie
+   * instead of a token): `credentialId` is then the person's id, `clientId` `console:<person id>`.
+   */
+  session?: { tokenHash: string; personId: string };
 }
 
 /** A token's row with what decides whether it still works. */

@@ -21,8 +21,8 @@ export type CredentialKind = 'partner' | 'staff' | 'director';
 
 /** Staff of the service: review and lifecycle operations, ledger postings, credential oversight. */
 export const STAFF_SCOPES = ['ops:guarantees:review', 'ops:ledger:write', 'ops:credentials:admin'] as const;
-/** An agency's director: creates, lists, rotates and revokes the agency's partner credentials. */
-export const DIRECTOR_SCOPES = ['ops:credentials:manage'] as const;
+/** An agency's director: manages the agency's partner credentials; reads the agency's guarantees, request log and webhooks, and redelivers (issue 37). */
+export const DIRECTOR_SCOPES = ['ops:credentials:manage', 'ops:agency:read', 'ops:agency:webhooks'] as const;
 export const OPERATIONS_SCOPES = [...STAFF_SCOPES, ...DIRECTOR_SCOPES] as const;
 export type OperationsScope = (typeof OPERATIONS_SCOPES)[number];
 

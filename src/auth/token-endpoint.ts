@@ -11,8 +11,9 @@ import type { Config } from '../config';
 import type { Database } from '../database/prisma-client';
 import { answeredUnavailable } from '../database/unavailable';
 import { readBasicCredentials } from './basic-credentials';
-import { createOAuthModel } from './oauth-model';
-import { sourceAddressKey } from './source-address';
+import { createOAuthModel, type CredentialClient } from './oauth-model';
+import { recordTokenIssued } from './secret-use';
+import { clientAddress, sourceAddressKey } from './source-address';
 import { type Lockout, TokenGuard } from './token-guard';
 
 export const TOKEN_LIFETIME_SECONDS = 900;
@@ -80,6 +81,12 @@ export function createTokenRouter(db: Database, config: Config): express.Router 
         const outcome = await guard.authenticate(address, reading.clientId, () => model.getClient(reading.clientId, reading.secret));
         if ('lockout' in outcome) lockout = outcome.lockout;
         return 'client' in outcome ? outcome.client : false;
+      },
+      // Issue 37: each secret's last use (when, from where, tokens in 24 h), read in credential views.
+      async saveToken(token, client, user) {
+        const saved = await model.saveToken(token, client, user);
+        await recordTokenIssued(db, (client as CredentialClient).secretId, clientAddress(req.ip));
+        return saved;
       },
     };
     // The library validates the form and the grant before and after getClient; its server holds no

@@ -8,7 +8,7 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 
 const cache = new Map<string, OpenApiDocument>();
 
-export function loadContract(name: 'partner' | 'auth' | 'back-office' | 'health'): OpenApiDocument {
+export function loadContract(name: 'partner' | 'auth' | 'back-office' | 'health' | 'console'): OpenApiDocument {
   let document = cache.get(name);
   if (!document) {
     const file = path.join(PROJECT_ROOT, 'openapi', `${name}.yaml`);

@@ -599,6 +599,197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the review queue
+         * @description The reviewers' desk: guarantees of every agency waiting for a reviewer, `under_review` or
+         *     `information_requested`, **oldest first** by the time they entered that status (`waitingSince`, the
+         *     guarantee's last change), then by id. Optionally one agency (`companyId`) and one status.
+         */
+        get: operations["listReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/rental-insurances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the guarantees of the agency
+         * @description The director's read-only view of the agency's guarantees (scope `ops:agency:read`), newest first,
+         *     in the partner API's `RentalInsurance` shape; optionally one status (repeatable, OR). Nothing here
+         *     changes a guarantee: the agency's integration does that through the partner API.
+         */
+        get: operations["listAgencyRentalInsurances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/rental-insurances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one guarantee of the agency
+         * @description One guarantee of the director's agency (another agency's is `404 not_found`), with its version in `ETag`.
+         */
+        get: operations["getAgencyRentalInsurance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/rental-insurances/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the history of a guarantee
+         * @description The history of one of the agency's guarantees, oldest first, as the partner API shows it (each
+         *     entry with its documents' ids and names).
+         */
+        get: operations["listAgencyRentalInsuranceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/rental-insurances/{id}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the signatures of a guarantee
+         * @description The current signature records of one of the agency's guarantees.
+         */
+        get: operations["listAgencyRentalInsuranceSignatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the request log of the agency
+         * @description The director's agency's request log, exactly as its integration reads it at the partner API's
+         *     `GET /v1/request-log` (the last 7 days, newest first, cursor-paged, same filters). Never a
+         *     secret, a token or a body.
+         */
+        get: operations["listOwnRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints of the agency
+         * @description The webhook endpoints of the director's agency, oldest first, with their state. Secrets are never returned.
+         */
+        get: operations["listOwnWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of an endpoint
+         * @description The deliveries of one of the agency's endpoints, newest first, each with its latest attempts;
+         *     `status=failed` shows the failed ones (what to redeliver). Another agency's endpoint is `404 not_found`.
+         */
+        get: operations["listOwnWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver one delivery
+         * @description Queues one more attempt of a delivery to one of the agency's endpoints (scope
+         *     `ops:agency:webhooks`), as the partner API's `redeliverWebhook` does: the delivery becomes
+         *     `pending` and is attempted at once. At most 50 attempts per delivery
+         *     (`409 redelivery_limit_reached`). No request body.
+         */
+        post: operations["redeliverOwnWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -999,15 +1190,15 @@ export interface components {
          */
         PartnerScope: "ri:rental-insurances:read" | "ri:rental-insurances:write" | "ri:financial:read" | "ri:webhooks:manage" | "ri:events:read" | "ri:request-log:read";
         /**
-         * @description A scope of this API, grantable to staff (`ops:guarantees:review`, `ops:ledger:write`, `ops:credentials:admin`) or director (`ops:credentials:manage`) credentials only.
+         * @description A scope of this API, grantable to staff (`ops:guarantees:review`, `ops:ledger:write`, `ops:credentials:admin`) or director (`ops:credentials:manage`, `ops:agency:read`, `ops:agency:webhooks`) credentials only.
          * @enum {string}
          */
-        OperationsScope: "ops:guarantees:review" | "ops:ledger:write" | "ops:credentials:admin" | "ops:credentials:manage";
+        OperationsScope: "ops:guarantees:review" | "ops:ledger:write" | "ops:credentials:admin" | "ops:credentials:manage" | "ops:agency:read" | "ops:agency:webhooks";
         /**
          * @description What an audit log entry records.
          * @enum {string}
          */
-        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled";
+        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled" | "console.person_invited" | "console.person_reinvited" | "credential.access_refused";
         /**
          * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
          *     exactly on the decimal value, so it is not expressed as `multipleOf`);
@@ -1160,6 +1351,28 @@ export interface components {
              * @example null
              */
             revokedAt: string | null;
+            lastUse: components["schemas"]["SecretLastUse"];
+        };
+        /**
+         * @description When the secret last obtained a token and from which address, and how many tokens it obtained
+         *     in the last 24 hours (counted per whole hour: the current hour and the 23 before it). During a
+         *     rotation, the new secret's `tokensLast24h` growing and the old one's `at` no longer moving say
+         *     the new secret is deployed and the old one can be revoked.
+         */
+        SecretLastUse: {
+            /**
+             * Format: date-time
+             * @description When the secret last obtained a token; null if never.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            at: string | null;
+            /**
+             * @description The client address of that token request, as the service saw it.
+             * @example 203.0.113.7
+             */
+            address: string | null;
+            /** @example 96 */
+            tokensLast24h: number;
         };
         /** @description A credential as administrators see it. Secrets are never part of it. */
         Credential: {
@@ -1349,7 +1562,7 @@ export interface components {
              */
             credentialId: string | null;
             /**
-             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `cli`) and `actorClientId`. Never a secret.
+             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `console`, `cli`) and `actorClientId` (`console:<person id>` for a console session). Never a secret.
              * @example {
              *       "clientId": "sbx_ci_Qm9yZGVyLXRlc3QtMTIz",
              *       "via": "back-office-api",
@@ -1371,6 +1584,40 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
+        /** @description A guarantee waiting for a reviewer. */
+        ReviewQueueItem: {
+            /** Format: int64 */
+            id: number;
+            companyId: string;
+            externalId: string | null;
+            /** @enum {string} */
+            status: "under_review" | "information_requested";
+            tenantName: string;
+            rentalAmount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The guarantee's last change, when it entered its waiting status.
+             */
+            waitingSince: string;
+        };
+        /** @description One page of the review queue, oldest first. `_embedded` is always present. */
+        ReviewQueuePage: {
+            _embedded: {
+                reviewQueue: components["schemas"]["ReviewQueueItem"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of guarantees, newest first. `_embedded` is always present. */
+        RentalInsurancePage: {
+            _embedded: {
+                rentalInsurances: components["schemas"]["RentalInsurance"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
         /**
          * @description Body of every error response, as in the partner API. Branch on `code`; `message` is for
          *     humans. `details` lists one string per problem, naming the field. `correlationId` equals the
@@ -1388,6 +1635,8 @@ export interface components {
          *     | `if_match_invalid` | 400 | `If-Match` is `*` or not a list of entity tags. |
          *     | `unauthorized` | 401 | Bearer token missing, malformed, expired, revoked or of the other environment. |
          *     | `insufficient_scope` | 403 | The token lacks the scope the operation needs (partner tokens lack every scope of this API). |
+         *     | `cross_site_refused` | 403 | A console session's request without `X-Console-Request: 1`, or a write whose `Origin` is not the service's (see `consoleSession`). |
+         *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
          *     | `not_found` | 404 | Guarantee, signature record, credential or secret not found. |
          *     | `route_not_found` | 404 | No such path. |
          *     | `method_not_allowed` | 405 | The path does not support this method (`Allow` lists those it does). |
@@ -3670,6 +3919,504 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listReviewQueue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows of this company (agency id, or `back-office` for staff credentials).
+                 * @example imobiliaria-paulista
+                 */
+                companyId?: components["parameters"]["CompanyIdFilter"];
+                /** @description Only guarantees in this waiting status (default both). */
+                status?: "under_review" | "information_requested";
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the review queue. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueuePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyRentalInsurances: {
+        parameters: {
+            query?: {
+                /** @description Only guarantees in these statuses. */
+                status?: components["schemas"]["RentalInsuranceStatus"][];
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the guarantees of the agency. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurancePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgencyRentalInsurance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read one guarantee of the agency. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyRentalInsuranceHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the history of a guarantee. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyRentalInsuranceSignatures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the signatures of a guarantee. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignaturePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOwnRequestLog: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last line already read; absent = from the newest line. */
+                after?: string;
+                /** @description Lines per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only requests answered with a status of these classes. */
+                statusClass?: ("2xx" | "3xx" | "4xx" | "5xx")[];
+                /** @description Only requests of this partner API operation. */
+                operationId?: string;
+                /** @description Only requests made with this credential. */
+                credentialId?: string;
+                /** @description Only the request answered with this `X-Correlation-Id` (open one request). */
+                correlationId?: string;
+                /** @description Only requests that arrived at or after this instant. */
+                from?: string;
+                /** @description Only requests that arrived before this instant. */
+                to?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the request log of the agency. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOwnWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the webhook endpoints of the agency. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOwnWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the deliveries of an endpoint. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverOwnWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`. 1 to 255 visible ASCII characters (`!` to `~`), unique per logical
+                 *     write; a UUID is a good choice. The structured-field string form `"abc"` is accepted and
+                 *     unquoted. Missing: `400 idempotency_key_required`; malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the caller's company (staff share the `back-office` company). The
+                 *     fingerprint is the method, the path and the canonical request body. Same key and fingerprint
+                 *     after a 2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true`
+                 *     (a created secret is replayed as `clientSecret: null`). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`. Requests ending in 4xx or 5xx store
+                 *     nothing. Stored responses are kept 24 hours.
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID). */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again. */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -15,6 +15,8 @@ export interface OperationPlan {
   answersNotModified: boolean;
   /** Each security requirement's oauth2 scopes; meeting any one requirement is enough (OpenAPI). */
   scopeRequirements: string[][];
+  /** Issue 37: the same for the console's session (`consoleSession` requirements); undefined when the operation takes no session. */
+  sessionScopeRequirements?: string[][];
   /** Response media type per status, when it is not JSON (the published YAML document). */
   textMediaTypes: Map<number, string>;
   query: DeclaredQueryParameters;
@@ -24,6 +26,12 @@ export interface OperationPlan {
 export interface DeclaredQueryParameters {
   names: ReadonlySet<string>;
   lists: ReadonlySet<string>;
+}
+
+/** The scopes of each security requirement that names `scheme`. */
+function requirementsOf(operation: Operation, scheme: string): string[][] {
+  const requirements = (operation.security ?? []) as Array<Record<string, string[]>>;
+  return requirements.filter((requirement) => scheme in requirement).map((requirement) => requirement[scheme] ?? []);
 }
 
 export function planOf(operation: Operation): OperationPlan {
@@ -41,7 +49,8 @@ export function planOf(operation: Operation): OperationPlan {
     declaresIfMatch: declaresIfMatch(operation),
     requiresIfMatch: requiresIfMatch(operation),
     answersNotModified: parameters.some((p) => p.in === 'header' && p.name?.toLowerCase() === 'if-none-match') && '304' in responses,
-    scopeRequirements: (operation.security ?? []).map((requirement) => (requirement as Record<string, string[]>)['oauth2'] ?? []),
+    scopeRequirements: requirementsOf(operation, 'oauth2'),
+    ...(requirementsOf(operation, 'consoleSession').length > 0 ? { sessionScopeRequirements: requirementsOf(operation, 'consoleSession') } : {}),
     textMediaTypes,
     query: {
       names: new Set(query.map((p) => p.name!)),

@@ -12,6 +12,10 @@ import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResul
 export interface RequestFacts {
   /** Absolute base URL of the API as the caller reached it (PUBLIC_ORIGIN + base path). */
   baseUrl: string;
+  /** The service's origin as the caller reached it (PUBLIC_ORIGIN, or the request's scheme and Host): the console's WebAuthn origin. */
+  origin: string;
+  /** The client's address as the service saw it (rate limits of the console's sign-in). */
+  address: string;
   /** Path relative to the API's base path, e.g. /v1/rental-insurances/42 (paging links). */
   path: string;
   /** The declared query parameters as validated (paging links keep the filters). */

@@ -16,7 +16,8 @@ import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document } from 'openapi-backend';
-import type { BearerAuthenticator } from '../auth/bearer-authenticator';
+import { assertConsolePage, type CallerAuthenticator } from '../auth/caller-authenticator';
+import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database } from '../database/prisma-client';
@@ -31,7 +32,7 @@ import type { IdempotencyOptions } from './idempotent-write';
 import type { DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
-import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
+import { declaredMediaTypes, declaredQuery, parseBody, type RawQuery } from './request-parsing';
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
@@ -53,7 +54,8 @@ export interface ApiDefinition<Work> {
 
 export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   db: Database;
-  authenticator: BearerAuthenticator;
+  /** Bearer tokens, and the console's sessions where an operation's contract accepts them (issue 37). */
+  authenticator: CallerAuthenticator;
   logger: Logger;
   basePath: string;
   publicOrigin?: string;
@@ -68,6 +70,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   onAnswered?: (document: string, operationId: string, status: number) => void;
   /** The agency request log (partner API only; absent: REQUEST_LOG=off or another API). */
   requestLog?: RequestLogSink;
+  /** Issue 37: every request must come from the console's own pages (the console's API; assertConsolePage). */
+  consolePagesOnly?: boolean;
 }
 
 interface Exchange {
@@ -107,9 +111,16 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
-    const principal = await options.authenticator.principalOf(headerValue(headers, 'authorization'));
+    const plan = plans.get(operationId)!;
+    const principal = await options.authenticator.principalOf({
+      headers,
+      method: exchange.req.method,
+      origin: originOf(exchange.req, options),
+      acceptsBearer: plan.scopeRequirements.length > 0,
+      acceptsSession: plan.sessionScopeRequirements !== undefined,
+    });
     exchange.principal = principal;
-    const refusal = scopeRefusal(principal, plans.get(operationId)!.scopeRequirements);
+    const refusal = scopeRefusal(principal, principal.session ? plan.sessionScopeRequirements! : plan.scopeRequirements);
     const expensive = !refusal && (declarations.get(operationId)?.expensive?.(rawQuery) ?? false);
     // A request refused for its scope still counts, as one request (it runs nothing), and its 403
     // carries the headers: a credential that keeps calling with the wrong scope is limited like
@@ -137,6 +148,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // A malformed X-Correlation-Id is replaced (correlation-id.ts), never refused.
     const headers: Headers = { ...req.headers, 'x-correlation-id': req.correlationId };
     const rawQuery = req.query as RawQuery;
+    if (options.consolePagesOnly) assertConsolePage({ headers, method: req.method, origin: originOf(req, options) });
     // Authentication comes first: a bad token is 401 whatever else is wrong. The body and query
     // are read only for a caller that may call the operation.
     const secured = (operation.security ?? []).length > 0;
@@ -189,7 +201,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     recordAnswer(exchange.operationId, result.status, started);
     // After the answer, and only into a buffer (request-log-writer.ts): the line costs the request nothing it waits for.
     const { principal, route, operationId } = exchange;
-    if (options.requestLog && principal && route && operationId) {
+    if (options.requestLog && principal && !principal.session && route && operationId) {
       recordAnswered(options.requestLog, {
         principal,
         operationId,
@@ -225,11 +237,18 @@ function canonicalParams(raw: Record<string, string>, coerced: Record<string, un
 
 /** `query` is the declared query (request-parsing.ts), as sent: paging links repeat it. */
 function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<Work>): RequestFacts {
-  const origin = options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const origin = originOf(req, options);
   return {
     baseUrl: `${origin}${options.basePath}`,
+    origin,
     path: req.path,
     query,
     correlationId: req.correlationId,
+    address: clientAddress(req.ip),
   };
+}
+
+/** The service's origin as the caller reached it: PUBLIC_ORIGIN, or the request's scheme and Host. */
+function originOf<Work>(req: Request, options: PipelineOptions<Work>): string {
+  return options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }

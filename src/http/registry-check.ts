@@ -45,7 +45,10 @@ export function checkRegistry<Work>(documentName: string, operations: Operation[
       continue;
     }
     const key = headerParameter(operation, 'Idempotency-Key');
-    if (isWriteMethod(operation.method) && key?.required !== true) {
+    const isPublic = (operation.security ?? []).length === 0;
+    // A public write (the console's sign-in ceremonies, issue 37) has no principal, hence no key
+    // space: it is not idempotent by contract, and spends what it uses (a challenge) on first use.
+    if (isWriteMethod(operation.method) && !isPublic && key?.required !== true) {
       problems.push(
         `${id} is a ${operation.method.toUpperCase()} whose contract does not require Idempotency-Key: it would bypass the idempotency pipeline`,
       );
@@ -55,7 +58,6 @@ export function checkRegistry<Work>(documentName: string, operations: Operation[
       problems.push(`${id} declares If-Match but its handler has no precondition to check it against`);
     }
     if (!declaresIfMatch(operation) && declaration.precondition) problems.push(`${id} has a precondition but its contract declares no If-Match`);
-    const isPublic = (operation.security ?? []).length === 0;
     if (isPublic !== declaration.isPublic) {
       problems.push(
         isPublic ? `${id} has no security requirement: declare it with definePublicOperation` : `${id} requires a token but is declared public`,

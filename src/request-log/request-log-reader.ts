@@ -20,6 +20,9 @@ export interface RequestLogQuery {
   credentialId?: string;
   idempotencyKey?: string;
   correlationId?: string;
+  /** Issue 37 (the director's view): lines that arrived at or after `from`, and before `to`. */
+  from?: Date;
+  to?: Date;
 }
 
 /** A line as both APIs answer it: the contract's RequestLogLine (the back office's is the same shape). */
@@ -42,6 +45,8 @@ export async function readRequestLog(db: Queryable, companyId: string, query: Re
   if (query.credentialId !== undefined) where.push({ credentialId: query.credentialId });
   if (query.idempotencyKey !== undefined) where.push({ idempotencyKey: query.idempotencyKey });
   if (query.correlationId !== undefined) where.push({ correlationId: query.correlationId });
+  if (query.from !== undefined) where.push({ at: { gte: query.from } });
+  if (query.to !== undefined) where.push({ at: { lt: query.to } });
   const rows = await db.requestLogLine.findMany({ where: { AND: where }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: query.limit });
   return rows.map(toView);
 }

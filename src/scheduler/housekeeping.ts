@@ -10,6 +10,8 @@ import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REVOKED_SECRET_RETENTION_DAYS } from '../auth/credential-administration';
 import { inRootSpan } from '../tracing/tracing';
+import { TOKEN_HOURS_KEPT_HOURS } from '../auth/secret-use';
+import { purgeConsole } from '../people/console-housekeeping';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
@@ -30,6 +32,10 @@ export async function purgeExpired(
   const secrets = await db.credentialSecret.deleteMany({
     where: { revokedAt: { lt: new Date(now.getTime() - REVOKED_SECRET_RETENTION_DAYS * 86_400_000) }, tokens: { none: {} } },
   });
+  // Issue 37: tokens per hour of each secret (last use), and the console's ended sessions, used or
+  // expired challenges and invitations expired a week ago.
+  await db.secretTokenHour.deleteMany({ where: { hour: { lt: new Date(now.getTime() - TOKEN_HOURS_KEPT_HOURS * 3_600_000) } } });
+  await purgeConsole(db, now);
   return { idempotency: idempotency.count, tokens: tokens.count, events: events.count, secrets: secrets.count };
 }
 

@@ -30,8 +30,10 @@ export async function endpointPage(db: Queryable, companyId: string, page: Page)
   return { rows, total };
 }
 
-/** The endpoint's deliveries, newest first (`companyId` too when the caller is a partner). */
-export async function deliveryPage(db: Queryable, where: { endpointId: string; companyId?: string }, page: Page) {
+/** The endpoint's deliveries, newest first (`companyId` too when the caller is a partner; `status`: the director's failed ones, issue 37). */
+export async function deliveryPage(db: Queryable, filter: { endpointId: string; companyId?: string; status?: string }, page: Page) {
+  const { status, ...scope } = filter;
+  const where = status === undefined ? scope : { ...scope, status };
   const total = await db.webhookDelivery.count({ where });
   const rows =
     page.offset < total

@@ -61,7 +61,11 @@ describe('When staff use the admin tool', () => {
 
     const director = await admin('director', 'create', '--company', world.agency.companyId, '--name', 'Carlos Souza');
     expect(director.code).toBe(0);
-    expect(director.json).toMatchObject({ kind: 'director', companyId: world.agency.companyId, scopes: ['ops:credentials:manage'] });
+    expect(director.json).toMatchObject({
+      kind: 'director',
+      companyId: world.agency.companyId,
+      scopes: ['ops:credentials:manage', 'ops:agency:read', 'ops:agency:webhooks'],
+    });
     const directorToken = await issueToken(world, director.json.clientId, director.json.clientSecret);
     expect((await opsClient(world, withAuthorization(`Bearer ${directorToken}`)).get('/v1/agency/credentials')).status).toBe(200);
 

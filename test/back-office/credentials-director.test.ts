@@ -34,7 +34,7 @@ describe('When a director creates a credential', () => {
         createdBy: 'director:Carlos Souza',
         createdAt: expect.any(String),
         revokedAt: null,
-        secrets: [{ id: secret.id, createdAt: expect.any(String), revokedAt: null }],
+        secrets: [{ id: secret.id, createdAt: expect.any(String), revokedAt: null, lastUse: { at: null, address: null, tokensLast24h: 0 } }],
       },
       secret: { id: secret.id, clientSecret: expect.stringMatching(SECRET), createdAt: expect.any(String) },
     });
@@ -111,8 +111,8 @@ describe('When a director rotates a secret', () => {
     const revoked = await ops.post(`/v1/agency/credentials/${credential.id}/secrets/${first.id}/revoke`);
     expect(revoked.status).toBe(200);
     expect(revoked.body.secrets).toEqual([
-      { id: first.id, createdAt: expect.any(String), revokedAt: expect.any(String) },
-      { id: second.id, createdAt: expect.any(String), revokedAt: null },
+      { id: first.id, createdAt: expect.any(String), revokedAt: expect.any(String), lastUse: expect.objectContaining({ tokensLast24h: 2 }) },
+      { id: second.id, createdAt: expect.any(String), revokedAt: null, lastUse: expect.objectContaining({ tokensLast24h: 1 }) },
     ]);
     const rejected = await listWith(oldToken);
     expectErrorBody(rejected, 401, 'unauthorized');

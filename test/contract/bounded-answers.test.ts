@@ -35,6 +35,10 @@ describe('Every array of every answer declares its maximum', () => {
     expect(unboundedArrays(loadContract(name))).toEqual([]);
   });
 
+  it('then console.yaml (issue 37) has no array without maxItems in a 2xx answer', () => {
+    expect(unboundedArrays(loadContract('console'))).toEqual([]);
+  });
+
   it('then a document with one unbounded list fails the walk', () => {
     const document = loadContract('partner') as unknown as { components: { schemas: Record<string, any> } };
     delete document.components.schemas['WebhookDeliveryPage'].properties._embedded.properties.webhookDeliveries.maxItems;
@@ -52,6 +56,7 @@ interface Stored {
 }
 
 let stored: Stored;
+/** When the revoked secrets were stored (revoked 1 s, 2 s, ... before then). */
 
 beforeAll(async () => {
   const { db, agency } = world;
@@ -137,6 +142,15 @@ const CALLS: Record<string, Call> = {
   listAgencyWebhookDeliveryAttempts: asStaff((s) => `/v1/webhook-endpoints/${s.endpointId}/deliveries/${s.deliveryId}/attempts?${BIG}`),
   listAuditLog: asStaff(() => `/v1/audit-log?${BIG}`),
   listAgencyRequestLog: asStaff(() => `/v1/request-log?companyId=${world.agency.companyId}&limit=200`),
+  // Issue 37: the reviewers' queue and the director's view of the agency.
+  listReviewQueue: asStaff(() => `/v1/review-queue?${BIG}`),
+  listAgencyRentalInsurances: asDirector(`/v1/agency/rental-insurances?${BIG}`),
+  getAgencyRentalInsurance: (s) => asDirector(`/v1/agency/rental-insurances/${s.guaranteeId}`)(s),
+  listAgencyRentalInsuranceHistory: (s) => asDirector(`/v1/agency/rental-insurances/${s.guaranteeId}/history?${BIG}`)(s),
+  listAgencyRentalInsuranceSignatures: (s) => asDirector(`/v1/agency/rental-insurances/${s.guaranteeId}/signatures?${BIG}`)(s),
+  listOwnRequestLog: asDirector('/v1/agency/request-log?limit=200'),
+  listOwnWebhookEndpoints: asDirector(`/v1/agency/webhook-endpoints?${BIG}`),
+  listOwnWebhookDeliveries: (s) => asDirector(`/v1/agency/webhook-endpoints/${s.endpointId}/deliveries?${BIG}`)(s),
 };
 
 /** The arrays of the GET operations' answers, per operationId. */

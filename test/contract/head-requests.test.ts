@@ -87,7 +87,7 @@ function urlOf(operation: GetOperation): string {
 
 function authorizationOf(operation: GetOperation): Record<string, string> {
   if (operation.scopes.length === 0) return {};
-  if (operation.scopes.some((scope) => scope === 'ops:credentials:manage')) return director.auth;
+  if (operation.scopes.some((scope) => ['ops:credentials:manage', 'ops:agency:read'].includes(scope))) return director.auth;
   if (operation.scopes.some((scope) => scope.startsWith('ops:'))) return staff.auth;
   return world.agency.auth;
 }

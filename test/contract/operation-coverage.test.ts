@@ -9,6 +9,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { loadConfig } from '../../src/config';
 import { backOfficeApi } from '../../src/back-office/api/back-office-api';
+import { consoleApi } from '../../src/console/console-api';
 import { partnerApi } from '../../src/partner/partner-api';
 import { ANONYMOUS, asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -29,6 +30,7 @@ const DOCUMENTS: Array<{ name: string; basePath: string }> = [
   { name: 'partner.yaml', basePath: config.API_BASE_PATH },
   { name: 'auth.yaml', basePath: config.AUTH_BASE_PATH },
   { name: 'back-office.yaml', basePath: config.BACK_OFFICE_BASE_PATH },
+  { name: 'console.yaml', basePath: `${config.CONSOLE_BASE_PATH}/api` },
 ];
 
 function operationsOf(document: string, basePath: string): Operation[] {
@@ -65,7 +67,7 @@ test('operationIds are present and unique within each document', () => {
 describe('Every operation of the contract has a handler and a route', () => {
   const world = useTestApp();
 
-  test('every operation of partner.yaml and back-office.yaml is declared once, and nothing else is', () => {
+  test('every operation of partner.yaml, back-office.yaml and console.yaml is declared once, and nothing else is', () => {
     const declared = (document: string, ids: string[]) => {
       const expected = operations
         .filter((o) => o.document === document)
@@ -80,6 +82,10 @@ describe('Every operation of the contract has a handler and a route', () => {
     declared(
       'back-office.yaml',
       backOfficeApi(config).operations.map((o) => o.operationId),
+    );
+    declared(
+      'console.yaml',
+      consoleApi(config, world.db).operations.map((o) => o.operationId),
     );
   });
 

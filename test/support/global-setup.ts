@@ -3,12 +3,16 @@
  * Database names carry the run's process id, so concurrent runs on one server never touch each
  * other's databases, and those of runs that died are dropped.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { Client } from 'pg';
 import { embeddedUrl, startEmbeddedServer } from '../../src/database/embedded-server';
 import { migrateDatabase } from '../../src/database/migrate';
 import { databaseUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, externalServerUrl, isAlive, RUN_PREFIX, templateDatabase } from './test-database-server';
 
 export default async function globalSetup(): Promise<void> {
+  // Issue 37: the console's pages, served by every test app (dist/console/).
+  execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'build-console.mjs')], { stdio: 'ignore' });
   const serverUrl = externalServerUrl() ?? (await embeddedServerUrl());
   process.env.TEST_SERVER_URL = serverUrl;
   process.env.TEST_RUN_ID = String(process.pid);

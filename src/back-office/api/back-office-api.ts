@@ -1,5 +1,6 @@
 /** The internal back-office API (back office): openapi/back-office.yaml and the declaration of every one of its operations. */
 import type { Config } from '../../config';
+import type { Database } from '../../database/prisma-client';
 import { loadContract } from '../../contract/load-contract';
 import type { ApiDefinition } from '../../http/pipeline';
 import { backOfficeWork, type BackOfficeWork } from './back-office-work';
@@ -7,12 +8,24 @@ import { credentialOperations } from './credential-operations';
 import { reviewOperations } from './review-operations';
 import { webhookOperations } from './webhook-operations';
 import { requestLogOperations } from './request-log-operations';
+import { deskOperations } from './desk-operations';
+import { agencyViewOperations } from './agency-view-operations';
+import { secretBox } from '../../webhooks/secret-box';
+import { urlPolicy } from '../../webhooks/url-safety';
 
-export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
+/** `db`: where refusals are audited outside the refused request's transaction (absent: not audited; tests listing operations). */
+export function backOfficeApi(config: Config, db?: Database): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
-    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
-    workFor: backOfficeWork(config.ENVIRONMENT),
+    operations: [
+      ...reviewOperations,
+      ...deskOperations,
+      ...credentialOperations,
+      ...webhookOperations,
+      ...requestLogOperations,
+      ...agencyViewOperations,
+    ],
+    workFor: backOfficeWork(config.ENVIRONMENT, { box: secretBox(config), policy: urlPolicy(config) }, db),
   };
 }

@@ -6,11 +6,15 @@
  */
 import type { Environment } from '../../auth/opaque-secrets';
 import type { Principal } from '../../auth/principal';
-import type { Queryable } from '../../database/prisma-client';
+import type { Database, Queryable } from '../../database/prisma-client';
+import { recordAudit, type NewAuditEntry } from '../../auth/audit-log';
 import type { UnitOfWork } from '../../database/unit-of-work';
 import type { operations } from '../../generated/back-office-api';
 import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
+import { companyGuarantees, type CompanyGuarantees } from '../../guarantees/company-guarantees';
+import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../../webhooks/company-webhooks';
+import { staffMember } from './review-service';
 
 export interface BackOfficeWork {
   /** What the domain's writes run on; the pipeline flushes it. */
@@ -20,14 +24,29 @@ export interface BackOfficeWork {
   environment: Environment;
   /** The caller as a staff member or a director; 403 when its credential is of another kind. */
   operator(kind: 'staff' | 'director', scope: string): Operator;
+  /**
+   * Issue 37: an audit entry written outside the request's transaction, so that it stays when the
+   * request is refused (and its transaction rolled back): a director reaching another agency's credential.
+   */
+  recordRefusal(entry: NewAuditEntry): Promise<void>;
+  /** Issue 37: one agency's guarantees (reads) and webhooks, as its partner API scopes them: a director's own agency. */
+  agency(companyId: string): { guarantees: CompanyGuarantees; webhooks: CompanyWebhooks };
 }
 
-export function backOfficeWork(environment: Environment) {
+export function backOfficeWork(environment: Environment, webhookRules: WebhookRules, db?: Database) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
     unit,
     db: unit.db,
     environment,
     operator: (kind, scope) => operatorOf(principal, kind, scope),
+    recordRefusal: async (entry) => {
+      if (db) await recordAudit(db, entry);
+    },
+    agency: (companyId) => ({
+      // Reads only: the actor and the comment quota are never used by the agency view.
+      guarantees: companyGuarantees(unit, companyId, staffMember(principal.personName ?? principal.displayName), { commentQuotaPerDay: 0 }),
+      webhooks: companyWebhooks(unit, { ...principal, companyId }, webhookRules),
+    }),
   });
 }
 

@@ -17,6 +17,7 @@ import {
 import { createCredentialIn } from '../../auth/credentials';
 import type { components } from '../../generated/back-office-api';
 import { halPage, pageRequest } from '../../http/paging';
+import { NotFound } from '../../errors';
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { toAuditLogEntry, toCredential, toCredentialWithSecret } from './mappers';
 
@@ -30,17 +31,52 @@ function reachOf(work: BackOfficeWork, kind: 'staff' | 'director') {
 
 const withSecret = (clientSecret: string) => (stored: CredentialWithSecret) => ({ ...stored, secret: { ...stored.secret, clientSecret } });
 
+/**
+ * Issue 37: a director's write naming another agency's credential is answered 404 (it does not exist
+ * for them) and written to the audit log, outside the refused request's transaction.
+ */
+async function auditingForeignReach<T>(work: BackOfficeWork, kind: 'staff' | 'director', credentialId: string, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (kind === 'director' && error instanceof NotFound) {
+      const operator = work.operator('director', SCOPE.manage);
+      const found = UUID.test(credentialId)
+        ? await work.db.credential.findUnique({ where: { id: credentialId }, select: { companyId: true } })
+        : null;
+      if (found && found.companyId !== operator.companyId) {
+        await work.recordRefusal({
+          actor: operator.audit,
+          action: 'credential.access_refused',
+          companyId: found.companyId,
+          credentialId,
+          details: { reason: "another agency's credential", actorCompanyId: operator.companyId },
+        });
+      }
+    }
+    throw error;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const revokeSecretAs = (kind: 'staff' | 'director') => ({
   handler: async ({ params }: { params: { credentialId: string; secretId: string } }, work: BackOfficeWork) => {
     const { operator, reach } = reachOf(work, kind);
-    return { status: 200 as const, body: toCredential(await revokeSecret(work.db, reach, params.credentialId, params.secretId, operator.audit)) };
+    const view = await auditingForeignReach(work, kind, params.credentialId, () =>
+      revokeSecret(work.db, reach, params.credentialId, params.secretId, operator.audit),
+    );
+    return { status: 200 as const, body: toCredential(view) };
   },
 });
 
 const revokeCredentialAs = (kind: 'staff' | 'director') => ({
   handler: async ({ params }: { params: { credentialId: string } }, work: BackOfficeWork) => {
     const { operator, reach } = reachOf(work, kind);
-    return { status: 200 as const, body: toCredential(await revokeCredential(work.db, reach, params.credentialId, operator.audit)) };
+    const view = await auditingForeignReach(work, kind, params.credentialId, () =>
+      revokeCredential(work.db, reach, params.credentialId, operator.audit),
+    );
+    return { status: 200 as const, body: toCredential(view) };
   },
 });
 
@@ -88,7 +124,7 @@ export const credentialOperations = [
         scopes: body.scopes,
         createdBy: operator.audit.label,
         kind: 'partner',
-        via: 'back-office-api',
+        via: operator.audit.via,
         actorClientId: operator.clientId,
       });
       const view = await findCredential(work.db, reach, created.credentialId);
@@ -98,7 +134,9 @@ export const credentialOperations = [
   defineOperation('issueAgencyCredentialSecret', {
     handler: async ({ params }, work) => {
       const { operator, reach } = reachOf(work, 'director');
-      const issued = await issueSecret(work.db, work.environment, reach, params.credentialId, operator.audit);
+      const issued = await auditingForeignReach(work, 'director', params.credentialId, () =>
+        issueSecret(work.db, work.environment, reach, params.credentialId, operator.audit),
+      );
       const view = await findCredential(work.db, reach, issued.credentialId);
       return { status: 201, body: toCredentialWithSecret(view, issued.secretId), revealOnce: withSecret(issued.clientSecret) };
     },

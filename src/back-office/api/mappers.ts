@@ -19,7 +19,12 @@ export function toCredential(row: CredentialView): Schemas['Credential'] {
     createdBy: row.createdBy,
     createdAt: toTimestamp(row.createdAt)!,
     revokedAt: toTimestamp(row.revokedAt),
-    secrets: row.secrets.map((secret) => ({ id: secret.id, createdAt: toTimestamp(secret.createdAt)!, revokedAt: toTimestamp(secret.revokedAt) })),
+    secrets: row.secrets.map((secret) => ({
+      id: secret.id,
+      createdAt: toTimestamp(secret.createdAt)!,
+      revokedAt: toTimestamp(secret.revokedAt),
+      lastUse: { at: toTimestamp(secret.lastTokenAt), address: secret.lastTokenAddress, tokensLast24h: secret.tokensLast24h },
+    })),
   };
 }
 

@@ -29,6 +29,6 @@ export function operatorOf(principal: Principal, kind: 'staff' | 'director', sco
     companyId: principal.companyId,
     clientId: principal.clientId,
     actor: staffMember(name),
-    audit: kind === 'staff' ? staffActor(name, 'back-office-api', principal.clientId) : directorActor(name, 'back-office-api', principal.clientId),
+    audit: (kind === 'staff' ? staffActor : directorActor)(name, principal.session ? 'console' : 'back-office-api', principal.clientId),
   };
 }

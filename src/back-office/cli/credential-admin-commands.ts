@@ -42,6 +42,10 @@ const pageJson = <T>(items: T[], total: number, page: PageRequest) => ({
   page: { size: page.size, totalElements: total, totalPages: Math.ceil(total / page.size), number: page.number },
 });
 
+/** A secret with its last use (issue 37): when it last obtained a token, from where, tokens in 24 h. */
+const secretLine = (secret: ReturnType<typeof toCredential>['secrets'][number]) =>
+  `${secret.id}${secret.revokedAt ? ' (revoked)' : ''} last token ${secret.lastUse.at ? `${secret.lastUse.at} from ${secret.lastUse.address}` : 'never'}, ${secret.lastUse.tokensLast24h} in 24 h`;
+
 export const listCredentialsCommand: CliCommand = {
   name: 'credentials list',
   summary: 'List credentials of any agency (never their secrets)',
@@ -68,7 +72,7 @@ export const listCredentialsCommand: CliCommand = {
         ...items.map(
           (item) =>
             `${item.id}  ${item.kind.padEnd(8)} ${item.companyId.padEnd(20)} ${item.clientId}  ${item.displayName}  [${item.scopes.join(' ')}]` +
-            `${item.revokedAt ? `  REVOKED ${item.revokedAt}` : ''}  secrets: ${item.secrets.map((secret) => `${secret.id}${secret.revokedAt ? ' (revoked)' : ''}`).join(', ')}`,
+            `${item.revokedAt ? `  REVOKED ${item.revokedAt}` : ''}  secrets: ${item.secrets.map(secretLine).join(', ')}`,
         ),
       ],
     };

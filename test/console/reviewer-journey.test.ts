@@ -1,0 +1,105 @@
+/**
+ * Issue 37, item 5: a reviewer's journey in headless Chromium, from the invitation link to an
+ * approval in the queue that the partner API then shows; the guarantee's history and signatures,
+ * credential administration, the audit log, a second passkey added and removed; and the first load
+ * of a page in bytes and requests (written to .data/console/first-load.json).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { staffActor } from '../../src/auth/audit-log';
+import { invitePerson } from '../../src/people/people';
+import { guaranteeBody } from '../support/factories';
+import { asPartner } from '../support/partner-api';
+import { useTestApp } from '../support/test-app';
+import { addAuthenticator, checkScreen, expectScreen, SCREENSHOTS, useConsoleBrowser } from './console-browser';
+
+const world = useTestApp({}, { agencies: 1 });
+const browser = useConsoleBrowser(world);
+
+test('When a reviewer follows the invitation link, then they approve a guarantee from the queue and the partner sees the approval', async () => {
+  const partner = asPartner(world);
+  const created = await partner.create(guaranteeBody());
+  expect(created.status).toBe(201);
+  const id = created.body.id as number;
+  const { token } = await invitePerson(
+    world.db,
+    world.config.ENVIRONMENT,
+    { kind: 'staff', name: 'Renata Revisora', scopes: ['ops:guarantees:review', 'ops:credentials:admin'], actor: staffActor('Ana Admin', 'cli') },
+    24,
+  );
+  const { page, context, cdp, authenticator } = await browser.newPage();
+
+  // The first load of a page: every request and its bytes (the enrolment page, as an invited person first sees it).
+  const loads: Array<{ url: string; bytes: number }> = [];
+  page.on('requestfinished', (finished) => {
+    void finished.sizes().then((sizes) => loads.push({ url: finished.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize }));
+  });
+  await page.goto(`${browser.origin}/console/#/enrol/${token}`, { waitUntil: 'networkidle' });
+  await expectScreen(page, 'Criar sua chave de acesso');
+  await checkScreen(page, 'enrol');
+  fs.writeFileSync(
+    path.join(SCREENSHOTS, 'first-load.json'),
+    JSON.stringify(
+      { page: 'enrolment (invitation link)', requests: loads.length, bytes: loads.reduce((sum, load) => sum + load.bytes, 0), loads },
+      null,
+      2,
+    ),
+  );
+  for (const load of loads) expect(new URL(load.url).origin).toBe(browser.origin);
+
+  await page.getByRole('button', { name: 'Registrar chave de acesso e entrar' }).click();
+  await expectScreen(page, 'Fila de análise');
+  await page.getByRole('link', { name: `Analisar ${id}` }).waitFor();
+  await checkScreen(page, 'reviewer-queue');
+
+  // Filtered by another agency, the guarantee is not in the queue.
+  await page.getByLabel('Imobiliária').fill('another-agency');
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.getByRole('link', { name: `Analisar ${id}` }).waitFor({ state: 'detached' });
+  await page.getByLabel('Imobiliária').fill(world.agency.companyId);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.getByRole('link', { name: `Analisar ${id}` }).click();
+  await expectScreen(page, `Garantia ${id}`);
+  await checkScreen(page, 'reviewer-guarantee');
+
+  await page.getByLabel('Parcela mensal (R$)').fill('456.04');
+  await page.getByLabel('Limite de cobertura (R$)', { exact: true }).fill('136815.30');
+  await page.getByLabel('Limite de cobertura de aluguel (R$)').fill('105000');
+  await page.getByLabel('Início da cobrança').fill('2026-12-01');
+  await page.getByRole('button', { name: 'Aprovar' }).click();
+  await page.locator('#guarantee-status', { hasText: 'approved' }).waitFor();
+
+  // The partner API shows the approval, signed by the reviewer, as history and as the guarantee.
+  const seen = await partner.get(id);
+  expect(seen.body).toMatchObject({ status: 'approved', installmentAmount: 456.04, coverageLimit: 136815.3, startBillingDate: '2026-12-01' });
+  const history = await partner.history(id);
+  expect(history.body._embedded.historyEntries.at(-1)).toMatchObject({
+    creator: { name: 'Renata Revisora', serviceAccount: false },
+    status: { code: 'approved' },
+  });
+
+  // A comment through the desk.
+  await page.getByLabel('Comentar').fill('Proposta enviada ao inquilino.');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  await page.locator('td', { hasText: 'Proposta enviada ao inquilino.' }).waitFor();
+
+  // Credential administration and the audit log.
+  await page.getByRole('link', { name: 'Credenciais (todas)' }).click();
+  await page.locator('td', { hasText: world.agency.clientId }).waitFor();
+  await checkScreen(page, 'staff-credentials');
+  await page.getByRole('link', { name: 'Auditoria' }).click();
+  await page.locator('td', { hasText: 'console.person_invited' }).first().waitFor();
+  await checkScreen(page, 'staff-audit-log');
+
+  // A second passkey (another device: the first one already holds a passkey of this person), then one removed.
+  await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: authenticator });
+  await addAuthenticator(cdp);
+  await page.getByRole('link', { name: 'Minhas chaves' }).click();
+  await page.getByLabel('Nome da chave (por exemplo, o dispositivo)').fill('Notebook');
+  await page.getByRole('button', { name: 'Adicionar chave de acesso' }).click();
+  await page.getByRole('cell', { name: 'Notebook', exact: true }).waitFor();
+  await checkScreen(page, 'passkeys');
+  await page.getByRole('button', { name: 'Remover: Notebook' }).click();
+  await page.getByRole('cell', { name: 'Notebook', exact: true }).waitFor({ state: 'detached' });
+  await context.close();
+}, 120_000);
