@@ -835,7 +835,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none; at most 20). */
+            /** @description Documents attached to the event (empty array when none; at most 5). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -914,8 +914,8 @@ export interface components {
             path: string;
             /**
              * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
-             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
-             *     co-tenant's CPF/CNPJ is never recorded.
+             *     endpoint's `endpointId`), percent-encoded as a URI component (`ab%20cd`) and cut to 100
+             *     characters; `null` when the path has none. A co-tenant's CPF/CNPJ is never recorded.
              */
             resourceId: string | null;
             /** @example getRentalInsurance */
@@ -924,7 +924,11 @@ export interface components {
             /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
             error: null | {
                 code: string;
-                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                /**
+                 * @description The first 5 of the error body's `details` (empty when it had none), each cut to
+                 *     200 characters, with every character other than printable ASCII (a letter with
+                 *     an accent, a control character) written `?`. The answer itself had them whole.
+                 */
                 details: string[];
             };
             /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
@@ -1256,6 +1260,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             companyId: string;
+            /** Format: uri */
             url: string;
             description: string | null;
             eventTypes: string[];
@@ -1349,14 +1354,21 @@ export interface components {
              */
             credentialId: string | null;
             /**
-             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `cli`) and `actorClientId`. Never a secret.
+             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `cli`) and
+             *     `actorClientId`. Never a secret. At most 12 fields; a text value holds at most 200
+             *     characters (`url` at most 2048), a list at most 10 short codes (such as `scopes`).
              * @example {
              *       "clientId": "sbx_ci_Qm9yZGVyLXRlc3QtMTIz",
              *       "via": "back-office-api",
              *       "tokensRevoked": 2
              *     }
              */
-            details: Record<string, never> | null;
+            details: ({
+                /** Format: uri */
+                url?: string;
+            } & {
+                [key: string]: string | number | boolean | null | string[];
+            }) | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z

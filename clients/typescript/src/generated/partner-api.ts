@@ -1374,7 +1374,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none; at most 20). */
+            /** @description Documents attached to the event (empty array when none; at most 5). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -1855,6 +1855,11 @@ export interface components {
         /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
         EventPage: {
             _embedded: {
+                /**
+                 * @description At most `limit` events, and at most 1,000,000 bytes of them as JSON (`x-max-bytes`):
+                 *     the page ends before the event that would go beyond, so a page may hold fewer
+                 *     events than `limit` although more follow. Always continue with `_links.next`.
+                 */
                 events: components["schemas"]["Event"][];
             };
             _links: {
@@ -1880,8 +1885,8 @@ export interface components {
             path: string;
             /**
              * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
-             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
-             *     co-tenant's CPF/CNPJ is never recorded.
+             *     endpoint's `endpointId`), percent-encoded as a URI component (`ab%20cd`) and cut to 100
+             *     characters; `null` when the path has none. A co-tenant's CPF/CNPJ is never recorded.
              */
             resourceId: string | null;
             /** @example getRentalInsurance */
@@ -1890,7 +1895,11 @@ export interface components {
             /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
             error: null | {
                 code: string;
-                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                /**
+                 * @description The first 5 of the error body's `details` (empty when it had none), each cut to
+                 *     200 characters, with every character other than printable ASCII (a letter with
+                 *     an accent, a control character) written `?`. The answer itself had them whole.
+                 */
                 details: string[];
             };
             /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
