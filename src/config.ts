@@ -83,6 +83,8 @@ export interface Config {
   REQUEST_LOG_FLUSH_MS: number;
   /** Lines kept per agency (its latest); older ones are pruned, as are lines older than 7 days. */
   REQUEST_LOG_LINES_PER_AGENCY: number;
+  /** Bytes kept per agency (its latest lines' sizes summed, each line at most about 2 KB); older lines are pruned. */
+  REQUEST_LOG_BYTES_PER_AGENCY: number;
   /** Pause between scheduler runs in this process; 0 = this process runs no scheduler. */
   SCHEDULER_INTERVAL_MS: number;
   /** Most guarantees one scheduler run changes per kind of transition. */
@@ -171,6 +173,7 @@ const schema = {
     REQUEST_LOG: { enum: ['on', 'off'], default: 'on' },
     REQUEST_LOG_FLUSH_MS: { type: 'integer', minimum: 10, maximum: 60_000, default: 1000 },
     REQUEST_LOG_LINES_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 100_000 },
+    REQUEST_LOG_BYTES_PER_AGENCY: { type: 'integer', minimum: 4096, maximum: 1_073_741_824, default: 67_108_864 },
     SCHEDULER_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 5000 },
     SCHEDULER_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
     PROPOSAL_VALIDITY_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
