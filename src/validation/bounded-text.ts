@@ -16,8 +16,6 @@ export function cutText(text: string, maxChars: number): string {
   return chars.length <= maxChars ? text : chars.slice(0, maxChars - 1).join('') + ELLIPSIS;
 }
 
-// Printable ASCII is the point of this pattern.
-// eslint-disable-next-line no-control-regex
 const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/gu;
 
 /**
