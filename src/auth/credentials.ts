@@ -75,6 +75,9 @@ export async function createCredentialIn(tx: Transaction, environment: Environme
   }
   if (scopes.length === 0) throw new CredentialInputError('scopes: a credential needs at least one scope');
   if (!companyId) throw new CredentialInputError('companyId: a credential needs a company id');
+  // The bounds the back-office contract declares for what it shows of a credential (and the database holds to).
+  if (companyId.length > 100) throw new CredentialInputError('companyId: at most 100 characters');
+  if (input.createdBy.length > 250) throw new CredentialInputError('createdBy: at most 250 characters');
   if (kind !== 'staff' && companyId === BACK_OFFICE_COMPANY_ID) {
     throw new CredentialInputError(`companyId: ${BACK_OFFICE_COMPANY_ID} is reserved for the service's staff`);
   }

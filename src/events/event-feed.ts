@@ -24,6 +24,8 @@ import { parseCursor, toEnvelope, type EventEnvelope, type EventRow } from './ev
 export interface FeedQuery {
   after?: string;
   limit: number;
+  /** Bytes of the page's events as JSON at most (the contract's x-max-bytes): the page ends before the event that would go beyond. */
+  maxBytes?: number;
   types?: readonly string[];
   occurredFrom?: string;
   occurredBefore?: string;
@@ -42,11 +44,34 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
   if (query.types && query.types.length > 0) conditions.push(Prisma.sql`type = ANY (${[...query.types]}::text[])`);
   if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${instantOf(query.occurredFrom)}::timestamptz`);
   if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${instantOf(query.occurredBefore)}::timestamptz`);
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data
+  const rows = await db.$queryRaw<Array<EventRow & { dataBytes: number }>>`
+    SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data,
+      octet_length(data::text) AS "dataBytes"
     FROM events WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY tx_id, position LIMIT ${query.limit}`;
-  return rows.map(toEnvelope);
+  return withinBytes(rows, query.maxBytes).map(toEnvelope);
+}
+
+/**
+ * Everything of an event's JSON but its `data`, at most: its id, type, time, agency (100
+ * characters at 6 bytes), API version, cursor, the names and punctuation around them.
+ */
+const ENVELOPE_BYTES = 1000;
+
+/**
+ * The first rows whose events, as JSON, take at most `maxBytes`, commas included. A row's `data`
+ * is counted by the length of PostgreSQL's text of it, never shorter than JSON.stringify's (it
+ * writes the same escapes, and a space after every colon and comma): a page may end a little
+ * early, never late. The first event always fits (the contract bounds one to a small part of it).
+ */
+function withinBytes<Row extends { dataBytes: number }>(rows: Row[], maxBytes: number | undefined): Row[] {
+  if (maxBytes === undefined) return rows;
+  let total = 0;
+  for (let index = 0; index < rows.length; index++) {
+    total += (index === 0 ? 0 : 1) + ENVELOPE_BYTES + Number(rows[index]!.dataBytes);
+    if (total > maxBytes && index > 0) return rows.slice(0, index);
+  }
+  return rows;
 }
 
 /** Every event is stored between these instants (PostgreSQL's timestamptz reaches further; the feed need not). */
