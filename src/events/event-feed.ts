@@ -44,35 +44,28 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
   if (query.types && query.types.length > 0) conditions.push(Prisma.sql`type = ANY (${[...query.types]}::text[])`);
   if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${instantOf(query.occurredFrom)}::timestamptz`);
   if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${instantOf(query.occurredBefore)}::timestamptz`);
-  const rows = await db.$queryRaw<Array<EventRow & { dataBytes: number }>>`
-    SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data,
-      octet_length(data::text) AS "dataBytes"
-    FROM events WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY tx_id, position LIMIT ${query.limit}`;
-  return withinBytes(rows, query.maxBytes).map(toEnvelope);
+  // The page is cut by size in the database: only the events that fit ever reach this process.
+  const rows = await db.$queryRaw<EventRow[]>`
+    SELECT id, "txId", position, "companyId", type, "occurredAt", data FROM (
+      SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data,
+        sum(octet_length(data::text) + ${ENVELOPE_BYTES + 1}::int) OVER (ORDER BY tx_id, position) AS "upTo",
+        row_number() OVER (ORDER BY tx_id, position) AS n
+      FROM events WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY tx_id, position LIMIT ${query.limit}
+    ) page
+    WHERE n = 1 OR "upTo" <= ${query.maxBytes ?? Number.MAX_SAFE_INTEGER}::bigint
+    ORDER BY "txId", position`;
+  return rows.map(toEnvelope);
 }
 
 /**
  * Everything of an event's JSON but its `data`, at most: its id, type, time, agency (100
- * characters at 6 bytes), API version, cursor, the names and punctuation around them.
- */
-const ENVELOPE_BYTES = 1000;
-
-/**
- * The first rows whose events, as JSON, take at most `maxBytes`, commas included. A row's `data`
- * is counted by the length of PostgreSQL's text of it, never shorter than JSON.stringify's (it
- * writes the same escapes, and a space after every colon and comma): a page may end a little
+ * characters at 6 bytes), API version, cursor, the names and punctuation around them. A row's
+ * `data` is counted by the length of PostgreSQL's text of it, never shorter than JSON.stringify's
+ * (it writes the same escapes, and a space after every colon and comma): a page may end a little
  * early, never late. The first event always fits (the contract bounds one to a small part of it).
  */
-function withinBytes<Row extends { dataBytes: number }>(rows: Row[], maxBytes: number | undefined): Row[] {
-  if (maxBytes === undefined) return rows;
-  let total = 0;
-  for (let index = 0; index < rows.length; index++) {
-    total += (index === 0 ? 0 : 1) + ENVELOPE_BYTES + Number(rows[index]!.dataBytes);
-    if (total > maxBytes && index > 0) return rows.slice(0, index);
-  }
-  return rows;
-}
+const ENVELOPE_BYTES = 1000;
 
 /** Every event is stored between these instants (PostgreSQL's timestamptz reaches further; the feed need not). */
 const EARLIEST = Date.UTC(1, 0, 1);

@@ -1863,7 +1863,11 @@ export interface components {
          */
         Page: number;
         /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+         * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+         *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+         *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+         *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+         *     `page.size` says the size applied.
          * @example 20
          */
         PageSize: number;
@@ -1992,7 +1996,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2048,7 +2056,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2803,7 +2815,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3127,7 +3143,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3355,7 +3375,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3406,7 +3430,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3460,7 +3488,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3591,7 +3623,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
