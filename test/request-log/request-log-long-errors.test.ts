@@ -50,7 +50,9 @@ describe('When a partner sends sixty unknown fields with names of hundreds or th
 
   it('then its request log line keeps 5 details of at most 200 printable ASCII characters, and about 2 KB is stored', async () => {
     await world.flushRequestLog();
-    const log = await request(world.app).get(withQuery(`${API}/v1/request-log`, { correlationId: 'rl-long-names' })).set(world.agency.auth);
+    const log = await request(world.app)
+      .get(withQuery(`${API}/v1/request-log`, { correlationId: 'rl-long-names' }))
+      .set(world.agency.auth);
     expect(log.status).toBe(200);
     const [line] = log.body._embedded.requestLog;
     expect(line.status).toBe(400);

@@ -3,7 +3,8 @@
 -- tool, the scheduler and the sandbox write beside it). char_length counts characters, as JSON Schema's
 -- maxLength does. NOT VALID: rows already stored are not scanned (a deploy never waits on, nor fails
 -- for, an old row), and every row written from now on is checked.
-ALTER TABLE "companies" ADD CONSTRAINT "companies_id_length" CHECK (char_length("id") <= 100) NOT VALID;
+-- A company id names the agency in answers, links and the back office's Company-Id header.
+ALTER TABLE "companies" ADD CONSTRAINT "companies_id_shape" CHECK ("id" ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$') NOT VALID;
 
 ALTER TABLE "credentials"
   ADD CONSTRAINT "credentials_text_lengths" CHECK (
