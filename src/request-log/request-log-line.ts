@@ -106,7 +106,7 @@ function firstParameter(template: string, params: Record<string, string>): strin
  * per character in the database and in JSON. Ids (digits, UUIDs) are unchanged.
  */
 function encodedPrefix(value: string): string {
-  const encoded = encodeURIComponent(wellFormed(value.slice(0, LINE_BOUNDS.resourceIdChars + 1)));
+  const encoded = percentEncoded(value.length > LINE_BOUNDS.resourceIdChars ? value.slice(0, LINE_BOUNDS.resourceIdChars + 1) : value);
   if (encoded.length <= LINE_BOUNDS.resourceIdChars) return encoded;
   // Whole characters only: the prefix still decodes.
   let kept = '';
@@ -116,6 +116,15 @@ function encodedPrefix(value: string): string {
     kept += next;
   }
   return kept;
+}
+
+/** encodeURIComponent, which throws on an unpaired surrogate (a slice may make one): that one as U+FFFD. */
+function percentEncoded(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return encodeURIComponent(wellFormed(value));
+  }
 }
 
 /** An unpaired surrogate (which has no UTF-8 form, and no percent-encoding) as U+FFFD. */
