@@ -238,6 +238,13 @@ const requestLog = {
     max: 10_000_000,
     meaning: 'Lines kept per agency (its latest); every process prunes older ones, and lines older than 7 days, every minute',
   }),
+  REQUEST_LOG_BYTES_PER_AGENCY: integer({
+    default: 67_108_864,
+    min: 4096,
+    max: 1_073_741_824,
+    meaning:
+      "Bytes kept per agency: its latest lines' sizes summed (each line at most about 2 KB: the first 5 error details, each cut to 200 characters); older lines are pruned with the same run as `REQUEST_LOG_LINES_PER_AGENCY`, whichever bound is reached first (docs/bounds.md)",
+  }),
 } satisfies Settings;
 
 const lifecycle = {

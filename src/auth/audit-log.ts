@@ -4,6 +4,7 @@
  */
 import type { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import { cutText } from '../validation/bounded-text';
 
 /** Who acts: a staff member, an agency director, or a named process (`quick-start`, `test`). */
 export interface AuditActor {
@@ -38,8 +39,24 @@ export interface NewAuditEntry {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The bounds of an entry's details as the back-office contract declares them (AuditLogEntry): a
+ * text value at most 200 characters (`url` 2048), a list at most 10 codes. Details quote what
+ * people chose (a display name, a webhook URL): each is cut here, once for every action.
+ */
+const DETAIL_TEXT_CHARS = 200;
+const DETAIL_URL_CHARS = 2048;
+const DETAIL_LIST_ITEMS = 10;
+
+function boundedDetail(name: string, value: unknown): unknown {
+  if (typeof value === 'string') return cutText(value, name === 'url' ? DETAIL_URL_CHARS : DETAIL_TEXT_CHARS);
+  if (Array.isArray(value)) return value.slice(0, DETAIL_LIST_ITEMS);
+  return value;
+}
+
 export function recordAudit(db: Queryable, entry: NewAuditEntry) {
-  const details: Record<string, unknown> = { ...entry.details, via: entry.actor.via };
+  const details: Record<string, unknown> = { via: entry.actor.via };
+  for (const [name, value] of Object.entries(entry.details ?? {})) details[name] = boundedDetail(name, value);
   if (entry.actor.clientId) details['actorClientId'] = entry.actor.clientId;
   return db.auditLogEntry.create({
     data: {

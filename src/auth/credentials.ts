@@ -61,6 +61,12 @@ export async function createCredential(db: Database, environment: Environment, i
 }
 
 /** createCredential inside the caller's transaction (the back-office API's idempotent writes). */
+/**
+ * A company id as the contracts declare it (letters, digits, `.`, `_`, `-`, at most 100): it names
+ * the agency in answers, in links and in the back office's `Company-Id` header, where nothing else fits.
+ */
+const COMPANY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
 export async function createCredentialIn(tx: Transaction, environment: Environment, input: NewCredential): Promise<CreatedCredential> {
   const kind = input.kind ?? 'partner';
   const scopes = [...new Set(input.scopes)];
@@ -75,6 +81,11 @@ export async function createCredentialIn(tx: Transaction, environment: Environme
   }
   if (scopes.length === 0) throw new CredentialInputError('scopes: a credential needs at least one scope');
   if (!companyId) throw new CredentialInputError('companyId: a credential needs a company id');
+  // The bounds the back-office contract declares for what it shows of a credential (and the database holds to).
+  if (!COMPANY_ID.test(companyId)) {
+    throw new CredentialInputError('companyId: 1 to 100 letters, digits, dots, underscores or hyphens, starting with a letter or a digit');
+  }
+  if (input.createdBy.length > 250) throw new CredentialInputError('createdBy: at most 250 characters');
   if (kind !== 'staff' && companyId === BACK_OFFICE_COMPANY_ID) {
     throw new CredentialInputError(`companyId: ${BACK_OFFICE_COMPANY_ID} is reserved for the service's staff`);
   }

@@ -5,11 +5,18 @@
  */
 import net from 'node:net';
 
-/** The client's address as a request log line shows it: IPv4 as is (also when IPv4-mapped), IPv6 whole. */
+/** What the request log's `sourceAddress` may hold (the contract's pattern, at most 45 characters). */
+const ADDRESS_SHAPE = /^[0-9A-Za-z.:%_-]{1,45}$/;
+
+/**
+ * The client's address as a request log line shows it: IPv4 as is (also when IPv4-mapped), IPv6
+ * whole; `unknown` when there is none, or when what a trusted proxy reported is not an address.
+ */
 export function clientAddress(address: string | undefined): string {
   if (!address) return 'unknown';
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  return (mapped ? mapped[1]! : address).slice(0, 45);
+  const shown = mapped ? mapped[1]! : address;
+  return ADDRESS_SHAPE.test(shown) ? shown : 'unknown';
 }
 
 /**

@@ -15,6 +15,7 @@ import { createOAuthModel, type CredentialClient } from './oauth-model';
 import { recordTokenIssued } from './secret-use';
 import { clientAddress, sourceAddressKey } from './source-address';
 import { type Lockout, TokenGuard } from './token-guard';
+import { cutText } from '../validation/bounded-text';
 
 export const TOKEN_LIFETIME_SECONDS = 900;
 const BASIC_CHALLENGE = 'Basic realm="rental-guarantee", charset="UTF-8"';
@@ -160,7 +161,8 @@ function bodyHoldsClientCredentials(body: unknown): boolean {
 function sendOAuthError(res: ExpressResponse, error: unknown): void {
   if (error instanceof OAuthError && error.code < 500) {
     if (error.code === 401) res.set('WWW-Authenticate', BASIC_CHALLENGE);
-    res.status(error.code).json({ error: error.name, error_description: error.message });
+    // The library's message, cut to the 500 characters the Authorization API declares for it.
+    res.status(error.code).json({ error: error.name, error_description: cutText(error.message, 500) });
     return;
   }
   // The library wraps what the model throws in its ServerError, keeping the original as `inner`.

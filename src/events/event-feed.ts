@@ -24,6 +24,8 @@ import { parseCursor, toEnvelope, type EventEnvelope, type EventRow } from './ev
 export interface FeedQuery {
   after?: string;
   limit: number;
+  /** Bytes of the page's events as JSON at most (the contract's x-max-bytes): the page ends before the event that would go beyond. */
+  maxBytes?: number;
   types?: readonly string[];
   occurredFrom?: string;
   occurredBefore?: string;
@@ -42,12 +44,28 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
   if (query.types && query.types.length > 0) conditions.push(Prisma.sql`type = ANY (${[...query.types]}::text[])`);
   if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${instantOf(query.occurredFrom)}::timestamptz`);
   if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${instantOf(query.occurredBefore)}::timestamptz`);
+  // The page is cut by size in the database: only the events that fit ever reach this process.
   const rows = await db.$queryRaw<EventRow[]>`
-    SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data
-    FROM events WHERE ${Prisma.join(conditions, ' AND ')}
-    ORDER BY tx_id, position LIMIT ${query.limit}`;
+    SELECT id, "txId", position, "companyId", type, "occurredAt", data FROM (
+      SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data,
+        sum(octet_length(data::text) + ${ENVELOPE_BYTES + 1}::int) OVER (ORDER BY tx_id, position) AS "upTo",
+        row_number() OVER (ORDER BY tx_id, position) AS n
+      FROM events WHERE ${Prisma.join(conditions, ' AND ')}
+      ORDER BY tx_id, position LIMIT ${query.limit}
+    ) page
+    WHERE n = 1 OR "upTo" <= ${query.maxBytes ?? Number.MAX_SAFE_INTEGER}::bigint
+    ORDER BY "txId", position`;
   return rows.map(toEnvelope);
 }
+
+/**
+ * Everything of an event's JSON but its `data`, at most: its id, type, time, agency (100
+ * characters at 6 bytes), API version, cursor, the names and punctuation around them. A row's
+ * `data` is counted by the length of PostgreSQL's text of it, never shorter than JSON.stringify's
+ * (it writes the same escapes, and a space after every colon and comma): a page may end a little
+ * early, never late. The first event always fits (the contract bounds one to a small part of it).
+ */
+const ENVELOPE_BYTES = 1000;
 
 /** Every event is stored between these instants (PostgreSQL's timestamptz reaches further; the feed need not). */
 const EARLIEST = Date.UTC(1, 0, 1);

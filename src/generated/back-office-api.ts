@@ -1026,7 +1026,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none; at most 20). */
+            /** @description Documents attached to the event (empty array when none; at most 5). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -1105,8 +1105,8 @@ export interface components {
             path: string;
             /**
              * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
-             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
-             *     co-tenant's CPF/CNPJ is never recorded.
+             *     endpoint's `endpointId`), percent-encoded as a URI component (`ab%20cd`) and cut to 100
+             *     characters; `null` when the path has none. A co-tenant's CPF/CNPJ is never recorded.
              */
             resourceId: string | null;
             /** @example getRentalInsurance */
@@ -1115,7 +1115,11 @@ export interface components {
             /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
             error: null | {
                 code: string;
-                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                /**
+                 * @description The first 5 of the error body's `details` (empty when it had none), each cut to
+                 *     200 characters, with every character other than printable ASCII (a letter with
+                 *     an accent, a control character) written `?`. The answer itself had them whole.
+                 */
                 details: string[];
             };
             /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
@@ -1469,6 +1473,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             companyId: string;
+            /** Format: uri */
             url: string;
             description: string | null;
             eventTypes: string[];
@@ -1562,14 +1567,21 @@ export interface components {
              */
             credentialId: string | null;
             /**
-             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `console`, `cli`) and `actorClientId` (`console:<person id>` for a console session). Never a secret.
+             * @description Action details, such as `clientId`, `secretId`, `via` (`back-office-api`, `console`, `cli`)
+             *     and `actorClientId` (`console:<person id>` for a console session). Never a secret. At most 12 fields; a text value holds at most 200
+             *     characters (`url` at most 2048), a list at most 10 short codes (such as `scopes`).
              * @example {
              *       "clientId": "sbx_ci_Qm9yZGVyLXRlc3QtMTIz",
              *       "via": "back-office-api",
              *       "tokensRevoked": 2
              *     }
              */
-            details: Record<string, never> | null;
+            details: ({
+                /** Format: uri */
+                url?: string;
+            } & {
+                [key: string]: string | number | boolean | null | string[];
+            }) | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:15:30.123Z
@@ -2100,7 +2112,11 @@ export interface components {
          */
         Page: number;
         /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+         * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+         *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+         *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+         *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+         *     `page.size` says the size applied.
          * @example 20
          */
         PageSize: number;
@@ -2229,7 +2245,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2285,7 +2305,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3040,7 +3064,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3364,7 +3392,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3592,7 +3624,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3643,7 +3679,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3697,7 +3737,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3828,7 +3872,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3941,7 +3989,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3994,7 +4046,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4092,7 +4148,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4149,7 +4209,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4263,7 +4327,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4316,7 +4384,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
+                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     `page.size` says the size applied.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];

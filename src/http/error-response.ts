@@ -1,6 +1,7 @@
 /** The one place where failures become the specification's error body. */
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
+import { cutText } from '../validation/bounded-text';
 import type { HttpResult } from './http-result';
 import { sendResult } from './send-result';
 import { answeredUnavailable } from '../database/unavailable';
@@ -14,9 +15,19 @@ export interface ErrorBody {
   correlationId?: string;
 }
 
+/**
+ * The bounds every document declares for the error body (`Error`: `message` maxLength, `details`
+ * maxItems and its items' maxLength; test/contract/stored-bounds.test.ts checks they agree). A
+ * message or detail may quote what a partner sent (a field's name, a display name): it is cut here,
+ * once for every error, so that no error answer, and no request log line made from one, grows with it.
+ */
+export const ERROR_BOUNDS = { messageChars: 500, details: 50, detailChars: 300 };
+
 export function errorBody(error: ApiError, correlationId: string): ErrorBody {
-  const body: ErrorBody = { code: error.code, message: error.message, timestamp: new Date().toISOString() };
-  if (error.details && error.details.length > 0) body.details = error.details;
+  const body: ErrorBody = { code: error.code, message: cutText(error.message, ERROR_BOUNDS.messageChars), timestamp: new Date().toISOString() };
+  if (error.details && error.details.length > 0) {
+    body.details = error.details.slice(0, ERROR_BOUNDS.details).map((detail) => cutText(detail, ERROR_BOUNDS.detailChars));
+  }
   body.correlationId = correlationId;
   return body;
 }

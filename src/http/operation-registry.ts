@@ -6,6 +6,7 @@
  * security requirement must be declared public. `checkRegistry` repeats these rules against the
  * document at start-up, where the contract itself might be the one that changed.
  */
+import type { ListBounds } from '../contract/list-bounds';
 import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResult } from './contract-types';
 
 /** Facts of the request beyond its validated values. */
@@ -21,6 +22,8 @@ export interface RequestFacts {
   /** The declared query parameters as validated (paging links keep the filters). */
   query: Record<string, unknown>;
   correlationId: string;
+  /** The operation's page bounds when it lists (the contract's maxItems and x-max-bytes, contract/list-bounds.ts). */
+  list?: ListBounds;
 }
 
 /** A resource whose version an `If-Match` precondition checks. */

@@ -1,6 +1,6 @@
 /**
  * Page parameters and the HAL page wrapper shared by every list of the API:
- * zero-based `page` (negative treated as 0), `pageSize` clamped to 1..200 (default 20), and
+ * zero-based `page` (negative treated as 0), `pageSize` clamped to 1..the list's maximum (default 20), and
  * `_links` whose hrefs keep every filter of the request with the applied page size. Each link also
  * carries its `query` (the same parameters as values): a generated client cannot follow an absolute
  * URL, but it can call the list operation again with that object as its query.
@@ -18,10 +18,14 @@ export interface PageRequest {
   offset: number;
 }
 
-/** From the validated query (integers, as the contract declares them). */
-export function pageRequest(query: { page?: number; pageSize?: number }): PageRequest {
+/**
+ * From the validated query (integers, as the contract declares them). `pageSize` is clamped to the
+ * list's own maximum (its `_embedded` list's maxItems in the contract, `request.list`): a list of
+ * large items holds fewer per page, so that every page stays within the answers' budget in bytes.
+ */
+export function pageRequest(query: { page?: number; pageSize?: number }, request?: Pick<RequestFacts, 'list'>): PageRequest {
   const page = clamp(whole(query.page, 0), 0, MAX_PAGE);
-  const size = clamp(whole(query.pageSize, DEFAULT_PAGE_SIZE), 1, MAX_PAGE_SIZE);
+  const size = clamp(whole(query.pageSize, DEFAULT_PAGE_SIZE), 1, request?.list?.items ?? MAX_PAGE_SIZE);
   // Repositories answer an empty page without querying when offset >= total, so an offset
   // beyond exact integers is never sent to the database.
   return { number: page, size, offset: page * size };

@@ -19,6 +19,7 @@ import OpenAPIBackend, { type Document } from 'openapi-backend';
 import { assertConsolePage, type CallerAuthenticator } from '../auth/caller-authenticator';
 import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
+import { listBoundsOf, type ListBounds } from '../contract/list-bounds';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database } from '../database/prisma-client';
 import type { UnitOfWork } from '../database/unit-of-work';
@@ -107,6 +108,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   const plans = new Map(operations.map((operation) => [operation.operationId!, planOf(operation)]));
   const declarations = new Map<string, DeclaredOperation<Work>>(options.operations.map((declared) => [declared.operationId, declared]));
   const mediaTypes = declaredMediaTypes(options.document);
+  const lists = listBoundsOf(options.document);
   const recordAnswer = answerRecorder(options.name);
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
@@ -172,7 +174,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
         declared,
         plan,
         input: { params: canonicalParams(params, validated.params), query: validated.query, body },
-        facts: factsOf(req, query, options),
+        facts: factsOf(req, query, options, lists.get(operationId)),
         method,
         headers,
         principal,
@@ -236,7 +238,7 @@ function canonicalParams(raw: Record<string, string>, coerced: Record<string, un
 }
 
 /** `query` is the declared query (request-parsing.ts), as sent: paging links repeat it. */
-function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<Work>): RequestFacts {
+function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<Work>, list: ListBounds | undefined): RequestFacts {
   const origin = originOf(req, options);
   return {
     baseUrl: `${origin}${options.basePath}`,
@@ -245,10 +247,22 @@ function factsOf<Work>(req: Request, query: RawQuery, options: PipelineOptions<W
     query,
     correlationId: req.correlationId,
     address: clientAddress(req.ip),
+    ...(list ? { list } : {}),
   };
 }
 
 /** The service's origin as the caller reached it: PUBLIC_ORIGIN, or the request's scheme and Host. */
 function originOf<Work>(req: Request, options: PipelineOptions<Work>): string {
-  return options.publicOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  return options.publicOrigin ?? `${req.protocol}://${hostOf(req.get('host'))}`;
+}
+
+/** A host name or address with an optional port, as links may carry it (at most 255 characters). */
+const HOST = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?$/;
+
+/**
+ * Without PUBLIC_ORIGIN (the sandbox on a partner's machine) links name the Host the caller used;
+ * anything else there (a long or odd value) would go into every link of every page: `localhost`.
+ */
+function hostOf(host: string | undefined): string {
+  return host !== undefined && HOST.test(host) ? host : 'localhost';
 }

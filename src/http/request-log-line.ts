@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal';
 import { clientAddress } from '../auth/source-address';
 import type { HttpResult } from './http-result';
 import { parseIdempotencyKey } from './idempotency';
-import { storableText } from './storable-text';
+import { printableAscii } from '../validation/bounded-text';
 
 export interface RequestLogLine {
   companyId: string;
@@ -62,9 +62,11 @@ export function recordAnswered(sink: RequestLogSink, request: AnsweredRequest): 
   }
 }
 
-const MAX_DETAILS = 50;
-const MAX_DETAIL_LENGTH = 500;
-const MAX_RESOURCE_ID = 100;
+/**
+ * What a line keeps, as the contract's RequestLogLine declares it (test/contract/stored-bounds.test.ts
+ * checks they agree): a line is at most about 2 KB stored and 5 KB as JSON, whatever a partner sends.
+ */
+export const LINE_BOUNDS = { details: 5, detailChars: 200, codeChars: 64, resourceIdChars: 100 };
 const WRITES = new Set(['POST', 'PATCH', 'DELETE']);
 
 export function lineOf(request: AnsweredRequest): RequestLogLine {
@@ -98,7 +100,38 @@ export function lineOf(request: AnsweredRequest): RequestLogLine {
 function firstParameter(template: string, params: Record<string, string>): string | null {
   const name = /\{([^}]+)\}/.exec(template)?.[1];
   const value = name === undefined ? undefined : params[name];
-  return value === undefined ? null : storableText(value.slice(0, MAX_RESOURCE_ID));
+  return value === undefined ? null : encodedPrefix(value);
+}
+
+/**
+ * The value as a URI component (`ab%20cd`), cut to its bound without splitting an escape: one byte
+ * per character in the database and in JSON. Ids (digits, UUIDs) are unchanged.
+ */
+function encodedPrefix(value: string): string {
+  const encoded = percentEncoded(value.length > LINE_BOUNDS.resourceIdChars ? value.slice(0, LINE_BOUNDS.resourceIdChars + 1) : value);
+  if (encoded.length <= LINE_BOUNDS.resourceIdChars) return encoded;
+  // Whole characters only: the prefix still decodes.
+  let kept = '';
+  for (const char of wellFormed(value)) {
+    const next = encodeURIComponent(char);
+    if (kept.length + next.length > LINE_BOUNDS.resourceIdChars) break;
+    kept += next;
+  }
+  return kept;
+}
+
+/** encodeURIComponent, which throws on an unpaired surrogate (a slice may make one): that one as U+FFFD. */
+function percentEncoded(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return encodeURIComponent(wellFormed(value));
+  }
+}
+
+/** An unpaired surrogate (which has no UTF-8 form, and no percent-encoding) as U+FFFD. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 function errorOf(body: unknown): { code: string; details: string[] } | undefined {
@@ -106,7 +139,10 @@ function errorOf(body: unknown): { code: string; details: string[] } | undefined
   const { code, details } = body as { code?: unknown; details?: unknown };
   if (typeof code !== 'string') return undefined;
   const listed = Array.isArray(details) ? details.filter((detail): detail is string => typeof detail === 'string') : [];
-  return { code, details: listed.slice(0, MAX_DETAILS).map((detail) => storableText(detail.slice(0, MAX_DETAIL_LENGTH))) };
+  return {
+    code: code.slice(0, LINE_BOUNDS.codeChars),
+    details: listed.slice(0, LINE_BOUNDS.details).map((detail) => printableAscii(detail, LINE_BOUNDS.detailChars)),
+  };
 }
 
 /** The key as the write used it; null when absent or malformed (the write was refused for it). */

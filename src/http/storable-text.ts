@@ -2,6 +2,8 @@
  * PostgreSQL text cannot hold U+0000, and an unpaired UTF-16 surrogate has no UTF-8 form (it would
  * be silently replaced). Request bodies with either are refused up front, naming each field.
  */
+import { cutText, FIELD_NAME_CHARS } from '../validation/bounded-text';
+
 // NUL is the point of this pattern.
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -25,7 +27,8 @@ export function unstorableTextPaths(root: unknown): string[] {
       value.forEach((item, index) => pending.push({ value: item, path: `${path}[${index}]` }));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        const itemPath = path ? `${path}.${key}` : key;
+        const name = cutText(key, FIELD_NAME_CHARS);
+        const itemPath = path ? `${path}.${name}` : name;
         if (UNSTORABLE.test(key)) found.push(itemPath.replace(new RegExp(UNSTORABLE.source, 'g'), '?'));
         pending.push({ value: item, path: itemPath });
       }

@@ -1,6 +1,7 @@
 /** Ajv errors as the `details` strings of the error body: one per problem, naming the field. */
 import type { ErrorObject } from 'ajv';
 import { ApiError, BadRequest, pathResourceNotFound, PreconditionRequired, ValidationFailed } from '../errors';
+import { cutText, FIELD_NAME_CHARS } from '../validation/bounded-text';
 import { invalidKey } from './idempotency';
 
 const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
@@ -27,7 +28,8 @@ function fieldPath(error: ErrorObject): string {
   const extra =
     (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
     (error.params as { additionalProperty?: string }).additionalProperty;
-  if (extra !== undefined) segments.push(extra);
+  // An unknown field's name is the partner's: echoed cut, so that fifty long names make a short error.
+  if (extra !== undefined) segments.push(cutText(extra, FIELD_NAME_CHARS));
   const prefix = LOCATION_NAMES[location] ?? location;
   if (location === 'header' && segments.length > 0) return segments.join('.');
   const joined = segments

@@ -20,7 +20,7 @@ export const financialOperations = [
   defineOperation('listStatementEntries', {
     replicaRead: true,
     handler: async ({ query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const range = { startDate: query.startDate, endDate: query.endDate, types: query.type ?? [] };
       const { rows, total } = await work.ledger.statementEntries(range, page);
       return { status: 200, body: halPage(request, 'statementEntries', rows.map(toStatementEntryResponse), total, page) };

@@ -12,7 +12,7 @@ export const guaranteeOperations = [
     // A substring search of tenant names scans an index proportional to the company's guarantees.
     expensive: (query) => query['tenantName'] !== undefined,
     handler: async ({ query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.guarantees.list(guaranteeFilters(query), page);
       return { status: 200, body: halPage(request, 'rentalInsurances', rows.map(toRentalInsurance), total, page) };
     },

@@ -19,7 +19,7 @@ const decision = (kind: 'accept' | 'refuse') => ({
 export const lifecycleOperations = [
   defineOperation('listRentalInsuranceHistory', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.guarantees.history(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'historyEntries', rows.map(toHistoryEntry), total, page) };
     },
@@ -34,7 +34,7 @@ export const lifecycleOperations = [
 
   defineOperation('listRentalInsuranceSignatures', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.guarantees.signatures(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
     },
@@ -47,7 +47,7 @@ export const lifecycleOperations = [
     handler: async ({ params, query }, work, request) => {
       const row = await work.guarantees.find(guaranteeId(params.id));
       if (!row) throw rentalInsuranceNotFound();
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       // The repository reads them in the order they were added.
       const coTenants = row.coTenants.slice(page.offset, page.offset + page.size).map(toCoTenant);
       return { status: 200, body: halPage(request, 'coTenants', coTenants, row.coTenants.length, page) };

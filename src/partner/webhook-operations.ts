@@ -10,7 +10,7 @@ const FEED_PAGE_SIZE = 50;
 export const webhookOperations = [
   defineOperation('listWebhookEndpoints', {
     handler: async ({ query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.webhooks.list(page);
       return {
         status: 200,
@@ -70,14 +70,14 @@ export const webhookOperations = [
   }),
   defineOperation('listWebhookDeliveries', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.webhooks.deliveries(params.endpointId, page);
       return { status: 200, body: halPage(request, 'webhookDeliveries', rows.map(toWebhookDelivery), total, page) };
     },
   }),
   defineOperation('listWebhookDeliveryAttempts', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.webhooks.attempts(params.endpointId, params.deliveryId, page);
       return {
         status: 200,
@@ -105,6 +105,7 @@ export const webhookOperations = [
       const limit = query.limit ?? FEED_PAGE_SIZE;
       const events = await work.events.read({
         limit,
+        ...(request.list?.bytes !== undefined ? { maxBytes: request.list.bytes } : {}),
         ...(query.after !== undefined ? { after: query.after } : {}),
         ...(query.type ? { types: query.type } : {}),
         ...(query.occurredFrom ? { occurredFrom: query.occurredFrom } : {}),

@@ -4,8 +4,8 @@
  * one statement each (request-log-insert.ts), REQUEST_LOG_FLUSH_MS after its first line or at once when a batch is full.
  * A request never waits for its line, and nothing the log does can fail one.
  *
- * The buffer is bounded: when it is full (the database slower than the traffic, or unavailable),
- * new lines are dropped and counted (request_log_lines_dropped_total), with one warning until it
+ * The buffer is bounded, in lines and in bytes (a line's strings, estimated as the heap holds them):
+ * when it is full (the database slower than the traffic, or unavailable), new lines are dropped and counted (request_log_lines_dropped_total), with one warning until it
  * drains. A batch that fails because the database is unavailable is kept and retried; one that
  * fails otherwise is dropped and counted. Losing the buffer (a crash) loses the last second of
  * lines: the contract says so; the log is no record of truth, the answers are.
@@ -24,10 +24,33 @@ export interface WriterOptions {
   batchLines?: number;
   /** Lines the buffer holds at most; beyond, new lines are dropped. */
   maxBuffered?: number;
+  /** Bytes (estimated, estimatedBytes) the buffer holds at most; beyond, new lines are dropped. */
+  maxBufferedBytes?: number;
 }
+
+/**
+ * About what a line takes in the heap: its strings at 2 bytes per UTF-16 unit, and the object
+ * around them. A handful of additions per request: the request's own path pays nothing it notices.
+ */
+export function estimatedBytes(line: RequestLogLine): number {
+  let chars =
+    line.path.length +
+    line.operationId.length +
+    line.correlationId.length +
+    line.credentialName.length +
+    line.sourceAddress.length +
+    (line.resourceId?.length ?? 0) +
+    (line.idempotencyKey?.length ?? 0) +
+    (line.errorCode?.length ?? 0);
+  for (const detail of line.errorDetails) chars += detail.length;
+  return LINE_OVERHEAD_BYTES + 2 * chars;
+}
+
+const LINE_OVERHEAD_BYTES = 300;
 
 export class RequestLogWriter implements RequestLogSink {
   private buffer: RequestLogLine[] = [];
+  private bufferedBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private warnedFull = false;
@@ -35,6 +58,7 @@ export class RequestLogWriter implements RequestLogSink {
   private lastFailedUnavailable = false;
   private readonly batchLines: number;
   private readonly maxBuffered: number;
+  private readonly maxBufferedBytes: number;
 
   constructor(
     private readonly db: Database,
@@ -43,10 +67,12 @@ export class RequestLogWriter implements RequestLogSink {
   ) {
     this.batchLines = options.batchLines ?? 500;
     this.maxBuffered = options.maxBuffered ?? 20_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   }
 
   record(line: RequestLogLine): void {
-    if (this.buffer.length >= this.maxBuffered) {
+    const bytes = estimatedBytes(line);
+    if (this.buffer.length >= this.maxBuffered || this.bufferedBytes + bytes > this.maxBufferedBytes) {
       metrics.requestLogDropped.inc({ reason: 'buffer_full' });
       if (!this.warnedFull) {
         this.warnedFull = true;
@@ -55,6 +81,7 @@ export class RequestLogWriter implements RequestLogSink {
       return;
     }
     this.buffer.push(line);
+    this.bufferedBytes += bytes;
     if (this.buffer.length >= this.batchLines && !this.writing) this.startWriting();
     else this.schedule();
   }
@@ -88,10 +115,27 @@ export class RequestLogWriter implements RequestLogSink {
     });
   }
 
+  /** The first lines of a failed batch that fit back into the buffer, in lines and in bytes. */
+  private keptOf(batch: RequestLogLine[]): RequestLogLine[] {
+    let lines = Math.max(this.maxBuffered - this.buffer.length, 0);
+    let bytes = this.maxBufferedBytes - this.bufferedBytes;
+    const kept: RequestLogLine[] = [];
+    for (const line of batch) {
+      const size = estimatedBytes(line);
+      if (lines === 0 || size > bytes) break;
+      kept.push(line);
+      lines -= 1;
+      bytes -= size;
+    }
+    return kept;
+  }
+
   /** Writes batch after batch until the buffer is empty or a write fails. Never throws. */
   private async writeBatches(): Promise<void> {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.batchLines);
+      const batchBytes = batch.reduce((sum, line) => sum + estimatedBytes(line), 0);
+      this.bufferedBytes -= batchBytes;
       try {
         // Bookkeeping of requests already answered, on a timer a request set: no trace of its own, nor in that request's.
         await untraced(() => insertLines(this.db, batch));
@@ -101,9 +145,10 @@ export class RequestLogWriter implements RequestLogSink {
         if (databaseFailed(error)) {
           // Kept for the next attempt, as far as the bound allows.
           this.lastFailedUnavailable = true;
-          const room = Math.max(this.maxBuffered - this.buffer.length, 0);
-          if (batch.length > room) metrics.requestLogDropped.inc({ reason: 'buffer_full' }, batch.length - room);
-          this.buffer.unshift(...batch.slice(0, room));
+          const kept = this.keptOf(batch);
+          if (batch.length > kept.length) metrics.requestLogDropped.inc({ reason: 'buffer_full' }, batch.length - kept.length);
+          this.buffer.unshift(...kept);
+          this.bufferedBytes += kept.reduce((sum, line) => sum + estimatedBytes(line), 0);
         } else {
           metrics.requestLogDropped.inc({ reason: 'write_failed' }, batch.length);
           this.logger.warn({ err: error, lines: batch.length }, 'request log batch could not be written; its lines are dropped');

@@ -57,7 +57,11 @@ export async function serve(config: Config, logger: Logger, database: { url: str
   const housekeeping = startHousekeeping(db, config, logger);
   const scheduler = startScheduler(db, config, logger, scheduledJobs(config));
   // The pruning runs whether or not this process writes lines: what others wrote is bounded too.
-  const requestLogPruning = startRequestLogPruning(db, config.REQUEST_LOG_LINES_PER_AGENCY, logger);
+  const requestLogPruning = startRequestLogPruning(
+    db,
+    { lines: config.REQUEST_LOG_LINES_PER_AGENCY, bytes: config.REQUEST_LOG_BYTES_PER_AGENCY },
+    logger,
+  );
   const requestLog = config.REQUEST_LOG === 'on' ? new RequestLogWriter(db, logger, { flushMs: config.REQUEST_LOG_FLUSH_MS }) : undefined;
   const deliveries = await startDeliveryWorker(db, config, database.directUrl, logger);
   observePool(() => poolStatistics(db));

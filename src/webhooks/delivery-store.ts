@@ -15,6 +15,10 @@ import { deliveryJobCtes, NORMAL_PRIORITY } from '../job-queue/delivery-queue';
 import { attemptsAheadColumn } from './endpoint-share';
 import { ownerMayRead } from '../events/outbox';
 import { ATTEMPT_OUTCOME_BOUND_SECONDS, IN_PROGRESS_ERROR, INTERRUPTED_ERROR } from './attempt-outcome';
+import { printableAscii } from '../validation/bounded-text';
+
+/** An attempt's `error` at most (WebhookAttempt in the contracts: printable ASCII). */
+const ATTEMPT_ERROR_CHARS = 200;
 
 export interface DeliveryToAttempt {
   id: string;
@@ -104,13 +108,15 @@ function interruptEarlierAttempts(deliveryId: string): Prisma.Sql {
  */
 export async function recordAttempt(db: Database, attempt: AttemptRecord, attemptId?: bigint): Promise<boolean> {
   const change = attempt.endpointChange;
+  // Written by the service, never by the receiver; kept as the contract's WebhookAttempt declares it all the same.
+  const error = attempt.error === null ? null : printableAscii(attempt.error, ATTEMPT_ERROR_CHARS);
   const recorded = Prisma.sql`EXISTS (SELECT 1 FROM attempt)`;
   const write =
     attemptId === undefined
       ? Prisma.sql`INSERT INTO webhook_attempts (delivery_id, response_status, latency_ms, error)
-          VALUES (${attempt.deliveryId}::uuid, ${attempt.responseStatus}::int, ${attempt.latencyMs}::int, ${attempt.error})`
+          VALUES (${attempt.deliveryId}::uuid, ${attempt.responseStatus}::int, ${attempt.latencyMs}::int, ${error})`
       : Prisma.sql`UPDATE webhook_attempts
-          SET state = 'completed', response_status = ${attempt.responseStatus}::int, latency_ms = ${attempt.latencyMs}::int, error = ${attempt.error}
+          SET state = 'completed', response_status = ${attempt.responseStatus}::int, latency_ms = ${attempt.latencyMs}::int, error = ${error}
           WHERE id = ${attemptId}::bigint AND state = 'started' AND attempted_at > now() - ${ATTEMPT_OUTCOME_BOUND_SECONDS}::int * interval '1 second'`;
   const [row] = await db.$queryRaw<{ recorded: boolean }[]>`
     WITH ${attemptId === undefined ? Prisma.sql`${interruptEarlierAttempts(attempt.deliveryId)},` : Prisma.empty} attempt AS (

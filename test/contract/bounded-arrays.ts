@@ -1,9 +1,8 @@
 /**
- * The static half of "every answer is bounded" (issue 23 item 1): walks every operation of a
- * contract document and lists each array in a 2xx response schema that declares no `maxItems`.
- * A page's `_embedded` list is no exception: its bound is the documented page maximum, declared as
- * the array's `maxItems` (the test suite checks every answer against the document, so a longer
- * list fails whichever test receives it).
+ * Every array of every 2xx answer of a contract document, with the `maxItems` it declares: which
+ * operations list stored data, and where their lists are (test/multiprocess/listings-under-heap.test.ts
+ * reads each at its largest page and checks each list against its maximum). That every array has
+ * its maximum, and every string its own, is answer-size.test.ts's part.
  *
  * JSON Schema keywords that can hold an array are followed: properties, items, prefixItems,
  * additionalProperties, allOf/oneOf/anyOf and local `$ref`s (each reference walked once per path).
@@ -66,13 +65,6 @@ export function arraysInAnswers(document: Schema): ArrayInAnswer[] {
     }
   }
   return found;
-}
-
-/** The arrays of `arraysInAnswers` that declare no maximum. */
-export function unboundedArrays(document: Schema): string[] {
-  return arraysInAnswers(document)
-    .filter((array) => array.maxItems === undefined)
-    .map((array) => array.where);
 }
 
 function isObject(value: unknown): value is Schema {

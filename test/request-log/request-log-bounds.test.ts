@@ -1,15 +1,16 @@
 /**
  * The request log stays bounded (issue 26 item 1): lines older than 7 days are pruned and never
  * listed, an agency keeps only its latest REQUEST_LOG_LINES_PER_AGENCY lines, the write-behind
- * writes a line within about REQUEST_LOG_FLUSH_MS without anyone flushing it, its buffer drops
- * (and counts) lines beyond its bound, and REQUEST_LOG=off records nothing.
+ * and only its latest REQUEST_LOG_BYTES_PER_AGENCY bytes (issue 34), the write-behind writes a
+ * line within about REQUEST_LOG_FLUSH_MS without anyone flushing it, its buffer drops (and counts)
+ * lines beyond its bounds in lines and in bytes, and REQUEST_LOG=off records nothing.
  */
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createLogger } from '../../src/logger';
 import { metrics } from '../../src/observability/metrics';
 import { pruneRequestLog } from '../../src/request-log/request-log-pruning';
-import { RequestLogWriter } from '../../src/request-log/request-log-writer';
+import { estimatedBytes, RequestLogWriter } from '../../src/request-log/request-log-writer';
 import type { RequestLogLine } from '../../src/http/request-log-line';
 import { API, asPartner } from '../support/partner-api';
 import { useTestApp, type Agency } from '../support/test-app';
@@ -19,6 +20,8 @@ const LOG = `${API}/v1/request-log`;
 const world = useTestApp({ SCHEDULER_INTERVAL_MS: '0', REQUEST_LOG_FLUSH_MS: '50', REQUEST_LOG_LINES_PER_AGENCY: '5' }, { agencies: 2 });
 
 const DAY = 86_400_000;
+/** A bound in bytes no test agency reaches. */
+const ROOMY = 1 << 30;
 
 function line(agency: Agency, at: Date, correlationId: string): RequestLogLine {
   return {
@@ -65,7 +68,7 @@ describe('When lines grow old or numerous', () => {
     const ids = (listed.body._embedded.requestLog as Array<{ correlationId: string }>).map((one) => one.correlationId);
     expect(ids).toContain('rl-six-days');
     expect(ids).not.toContain('rl-old');
-    const pruned = await pruneRequestLog(world.db, 1000);
+    const pruned = await pruneRequestLog(world.db, { lines: 1000, bytes: ROOMY });
     expect(pruned.expired).toBeGreaterThanOrEqual(1);
     expect(await correlationIds(agency)).not.toContain('rl-old');
     expect(await correlationIds(agency)).toContain('rl-six-days');
@@ -80,7 +83,7 @@ describe('When lines grow old or numerous', () => {
     });
     const bBefore = await correlationIds(b);
     // Two processes pruning at once delete each line once and leave the same bound.
-    await Promise.all([pruneRequestLog(world.db, 5), pruneRequestLog(world.db, 5)]);
+    await Promise.all([pruneRequestLog(world.db, { lines: 5, bytes: ROOMY }), pruneRequestLog(world.db, { lines: 5, bytes: ROOMY })]);
     const kept = await correlationIds(a);
     expect(kept).toHaveLength(5);
     expect(await correlationIds(b)).toEqual(bBefore.slice(0, 5));
@@ -88,6 +91,39 @@ describe('When lines grow old or numerous', () => {
     const newest = await world.db.requestLogLine.findMany({ where: { companyId: a.companyId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: 5 });
     expect(kept).toEqual(newest.map((row) => row.correlationId));
     expect(kept).not.toContain('rl-bound-0');
+  });
+});
+
+describe('When an agency writes long lines', () => {
+  it('then it keeps only its latest lines within its bytes, each line sized as written, and another agency keeps all of its own', async () => {
+    const [a, b] = [world.agencies[0]!, world.agencies[1]!];
+    await world.flushRequestLog();
+    const batch = randomUUID().slice(0, 8);
+    const writer = new RequestLogWriter(world.db, createLogger('silent'), { flushMs: 60_000 });
+    const now = Date.now();
+    const long = (i: number): RequestLogLine => ({
+      ...line(a, new Date(now - (10 - i) * 1000), `rl-bytes-${batch}-${i}`),
+      status: 400,
+      errorCode: 'validation_failed',
+      errorDetails: Array.from({ length: 5 }, (_, n) => `${'x'.repeat(190)}: unknown field ${n}`.slice(0, 200)),
+    });
+    for (let i = 0; i < 10; i++) writer.record(long(i));
+    writer.record(line(b, new Date(now), `rl-bytes-${batch}-b`));
+    await writer.flush();
+    const written = await world.db.requestLogLine.findMany({
+      where: { correlationId: { startsWith: `rl-bytes-${batch}` }, companyId: a.companyId },
+      orderBy: [{ at: 'desc' }, { id: 'desc' }],
+    });
+    expect(written).toHaveLength(10);
+    const size = written[0]!.sizeBytes;
+    // Five details of 200 characters, the other values and the JSON around them.
+    expect(size).toBeGreaterThan(1000);
+    expect(size).toBeLessThan(2000);
+    await world.db.requestLogLine.deleteMany({ where: { companyId: a.companyId, correlationId: { not: { startsWith: `rl-bytes-${batch}` } } } });
+    await pruneRequestLog(world.db, { lines: 1000, bytes: size * 3 + 10 });
+    const kept = await correlationIds(a);
+    expect(kept).toEqual([9, 8, 7].map((i) => `rl-bytes-${batch}-${i}`));
+    expect(await correlationIds(b)).toContain(`rl-bytes-${batch}-b`);
   });
 });
 
@@ -101,6 +137,23 @@ describe('When the buffer is full', () => {
     await writer.flush();
     const written = await world.db.requestLogLine.findMany({ where: { correlationId: { startsWith: `rl-full-${batch}` } } });
     expect(written.map((row) => row.correlationId).sort()).toEqual([0, 1, 2].map((i) => `rl-full-${batch}-${i}`));
+    const droppedAfter = (await metrics.requestLogDropped.get()).values.find((v) => v.labels['reason'] === 'buffer_full')?.value ?? 0;
+    expect(droppedAfter - droppedBefore).toBe(2);
+  });
+});
+
+describe('When the buffer holds as many bytes as it may', () => {
+  it('then new lines are dropped and counted, however few lines it holds', async () => {
+    const agency = world.agencies[0]!;
+    const batch = randomUUID().slice(0, 8);
+    const fat = (i: number): RequestLogLine => ({ ...line(agency, new Date(), `rl-fat-${batch}-${i}`), errorDetails: ['d'.repeat(200)] });
+    const perLine = estimatedBytes(fat(0));
+    const writer = new RequestLogWriter(world.db, createLogger('silent'), { flushMs: 60_000, maxBufferedBytes: perLine * 2 + 1 });
+    const droppedBefore = (await metrics.requestLogDropped.get()).values.find((v) => v.labels['reason'] === 'buffer_full')?.value ?? 0;
+    for (let i = 0; i < 4; i++) writer.record(fat(i));
+    await writer.flush();
+    const written = await world.db.requestLogLine.findMany({ where: { correlationId: { startsWith: `rl-fat-${batch}` } } });
+    expect(written.map((row) => row.correlationId).sort()).toEqual([0, 1].map((i) => `rl-fat-${batch}-${i}`));
     const droppedAfter = (await metrics.requestLogDropped.get()).values.find((v) => v.labels['reason'] === 'buffer_full')?.value ?? 0;
     expect(droppedAfter - droppedBefore).toBe(2);
   });
@@ -135,7 +188,10 @@ describe('When one batch holds the lines of several agencies, credentials and op
     for (const recorded of lines) writer.record(recorded);
     await writer.flush();
     const stored = await world.db.requestLogLine.findMany({ where: { correlationId: { startsWith: `rl-mix-${batch}` } }, orderBy: { at: 'asc' } });
-    expect(stored.map(({ id: _id, ...fields }) => ({ ...fields, durationMs: Math.round(fields.durationMs * 10) / 10 }))).toEqual(lines);
+    expect(stored.map(({ id: _id, sizeBytes: _size, ...fields }) => ({ ...fields, durationMs: Math.round(fields.durationMs * 10) / 10 }))).toEqual(
+      lines,
+    );
+    expect(stored.every((row) => row.sizeBytes > 100)).toBe(true);
   });
 });
 

@@ -144,13 +144,21 @@ describe('When an integration makes requests and then reads its request log', ()
     expect(await world.db.requestLogLine.count({ where: { correlationId: { in: ['rl-401', 'rl-route'] } } })).toBe(0);
   });
 
-  it('then a path that PostgreSQL could not store is logged with a replacement character, and its batch is written', async () => {
+  it('then a path parameter is logged percent-encoded (NUL included) and cut to 100 characters, and its batch is written', async () => {
     await world.flushRequestLog();
     const odd = await request(world.app).get(`${API}/v1/rental-insurances/ab%00cd`).set(agencyA().auth).set('X-Correlation-Id', 'rl-nul');
     expect(odd.status).toBe(404);
     await partner.get(guaranteeId).set('X-Correlation-Id', 'rl-nul-neighbour');
     const { lines } = await readLog(agencyA(), { limit: 10 });
-    expect(byCorrelation(lines, 'rl-nul')).toMatchObject({ resourceId: 'ab\uFFFDcd', status: 404 });
+    expect(byCorrelation(lines, 'rl-nul')).toMatchObject({ resourceId: 'ab%00cd', status: 404 });
+    const long = await request(world.app)
+      .get(`${API}/v1/rental-insurances/${'%C3%A9'.repeat(60)}`)
+      .set(agencyA().auth)
+      .set('X-Correlation-Id', 'rl-long');
+    expect(long.status).toBe(404);
+    const later = (await readLog(agencyA(), { limit: 10 })).lines;
+    // 100 characters at most, never a cut escape: 16 whole "%C3%A9" and nothing of the 17th.
+    expect(byCorrelation(later, 'rl-long')?.resourceId).toBe('%C3%A9'.repeat(16));
     expect(byCorrelation(lines, 'rl-nul-neighbour')).toMatchObject({ status: 200 });
   });
 

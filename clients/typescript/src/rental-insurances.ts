@@ -25,7 +25,7 @@ export type Signature = Schemas['Signature'];
 export type SignaturePage = Schemas['SignaturePage'];
 export type SandboxClockAdvance = Schemas['SandboxClockAdvance'];
 export type SandboxClock = Schemas['SandboxClock'];
-/** Zero-based page and page size (1..200) of the paged lists. */
+/** Zero-based page and page size of the paged lists (1 to the list's maximum: 200, or fewer for lists of large items; see the contract's *Sizes*). */
 export interface PageOptions extends CallOptions {
   page?: number;
   pageSize?: number;
@@ -128,7 +128,7 @@ export function rentalInsurances({ api, etags }: ResourceContext) {
       );
     },
 
-    /** The whole history, oldest first, read page by page (200 entries a page). */
+    /** The whole history, oldest first, read page by page (as many entries as a page holds: 50). */
     async history(guaranteeId: number, options: CallOptions = {}): Promise<HistoryEntry[]> {
       const entries: HistoryEntry[] = [];
       for (let page = 0; ; page += 1) {

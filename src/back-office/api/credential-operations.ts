@@ -84,7 +84,7 @@ export const credentialOperations = [
   defineOperation('listAgencyCredentials', {
     handler: async ({ query }, work, request) => {
       const { reach } = reachOf(work, 'director');
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await listCredentials(work.db, reach, {}, page);
       return { status: 200, body: halPage(request, 'credentials', rows.map(toCredential), total, page) };
     },
@@ -92,7 +92,7 @@ export const credentialOperations = [
   defineOperation('listCredentials', {
     handler: async ({ query }, work, request) => {
       const { reach } = reachOf(work, 'staff');
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await listCredentials(work.db, reach, { companyId: query.companyId, kind: query.kind }, page);
       return { status: 200, body: halPage(request, 'credentials', rows.map(toCredential), total, page) };
     },
@@ -106,7 +106,7 @@ export const credentialOperations = [
   defineOperation('listAuditLog', {
     handler: async ({ query }, work, request) => {
       reachOf(work, 'staff');
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await listAuditLog(
         work.db,
         { companyId: query.companyId, credentialId: query.credentialId, action: query.action },

@@ -53,7 +53,7 @@ export const reviewOperations = [
     handler: async ({ params, query }, work, request) => {
       work.operator('staff', SCOPE.review);
       const row = await findAnyGuarantee(work.db, guaranteeId(params.id));
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await historyPage(work.db, row.id, page);
       return { status: 200, body: halPage(request, 'historyEntries', rows.map(toHistoryEntry), total, page) };
     },
@@ -62,7 +62,7 @@ export const reviewOperations = [
     handler: async ({ params, query }, work, request) => {
       work.operator('staff', SCOPE.review);
       const row = await findAnyGuarantee(work.db, guaranteeId(params.id));
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await signaturePage(work.db, row.id, page);
       return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
     },

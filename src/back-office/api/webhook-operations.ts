@@ -14,7 +14,7 @@ export const webhookOperations = [
   defineOperation('listAgencyWebhookEndpoints', {
     handler: async ({ query }, work, request) => {
       work.operator('staff', SCOPE.admin);
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await agencyEndpoints(work.db, query.companyId, page);
       return { status: 200, body: halPage(request, 'webhookEndpoints', rows.map(withCompany), total, page) };
     },
@@ -22,7 +22,7 @@ export const webhookOperations = [
   defineOperation('listAgencyWebhookDeliveries', {
     handler: async ({ params, query }, work, request) => {
       work.operator('staff', SCOPE.admin);
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await endpointDeliveries(work.db, params.endpointId, page);
       return { status: 200, body: halPage(request, 'webhookDeliveries', rows.map(toWebhookDelivery), total, page) };
     },
@@ -30,7 +30,7 @@ export const webhookOperations = [
   defineOperation('listAgencyWebhookDeliveryAttempts', {
     handler: async ({ params, query }, work, request) => {
       work.operator('staff', SCOPE.admin);
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await deliveryAttempts(work.db, params.endpointId, params.deliveryId, page);
       return {
         status: 200,

@@ -15,7 +15,8 @@ export interface paths {
          * List guarantees
          * @description Returns one page of the agency's guarantees, newest first (`createdAt` descending, then `id`
          *     descending). Filters combine with AND; repeated `status` values combine with OR. Default page
-         *     size 20, clamped to 1..200; `page` is zero-based and negative values count as 0. A page beyond
+         *     size 20, clamped to 1..35 (a guarantee holds up to eleven people: 35 of them at their
+         *     longest make 1 MiB); `page` is zero-based and negative values count as 0. A page beyond
          *     the last is empty with correct metadata. `_links` keep the filters and the applied page size.
          */
         get: operations["listRentalInsurances"];
@@ -86,7 +87,7 @@ export interface paths {
          * List the history of a guarantee
          * @description Every status change, partner write, reviewer write and comment of the guarantee, one page at
          *     a time in chronological order (oldest first), paged like the guarantee list: `page` (zero
-         *     based) and `pageSize` (default 20, clamped to 1..200), with `page` metadata and `_links`. The
+         *     based) and `pageSize` (default 20, clamped to 1..50), with `page` metadata and `_links`. The
          *     first entry is the creation, with `previousStatus.code` null. Comments are public: reviewers
          *     and operators of the service see them too.
          *
@@ -265,7 +266,7 @@ export interface paths {
         /**
          * List the co-tenants of a guarantee
          * @description The guarantee's co-tenants in the order they were added, paged like the guarantee list
-         *     (`page`, `pageSize` default 20, clamped to 1..200; a guarantee has at most 10 co-tenants, so
+         *     (`page`, `pageSize` default 20, clamped to 1..10: a guarantee has at most 10 co-tenants, so
          *     one page holds them all). The same co-tenants as the guarantee's `coTenants`; their
          *     `cpfCnpj` is the one the co-tenant `PATCH` and `DELETE` paths take.
          */
@@ -386,8 +387,8 @@ export interface paths {
          *     inclusive, America/Sao_Paulo), newest first (`date` descending, then `id` descending).
          *     `amount` is signed: credits positive (`charge_paid`, `revenue_shared`, `transfer_refunded`,
          *     `transfer_received`), debits negative (`charge_refunded`, `fee`, `transfer_sent`). Repeat
-         *     `type` to select several types (OR). Paging works as for guarantees (default 20, clamped to
-         *     1..200, zero-based, empty page beyond the last, `_links` keep the filters).
+         *     `type` to select several types (OR). Paging works as for guarantees (default 20, here clamped
+         *     to 1..200, zero-based, empty page beyond the last, `_links` keep the filters).
          *
          *     The range may span at most 366 days (`endDate - startDate` ≤ 365 days); `startDate` after
          *     `endDate` or a longer range is `400 invalid_date_range`.
@@ -1374,7 +1375,7 @@ export interface components {
             comment: string | null;
             previousStatus: components["schemas"]["StatusDescription"];
             status: components["schemas"]["StatusDescription"];
-            /** @description Documents attached to the event (empty array when none; at most 20). */
+            /** @description Documents attached to the event (empty array when none; at most 5). */
             documents: components["schemas"]["Document"][];
             /**
              * Format: date-time
@@ -1855,6 +1856,11 @@ export interface components {
         /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
         EventPage: {
             _embedded: {
+                /**
+                 * @description At most `limit` events, and at most 1,000,000 bytes of them as JSON (`x-max-bytes`):
+                 *     the page ends before the event that would go beyond, so a page may hold fewer
+                 *     events than `limit` although more follow. Always continue with `_links.next`.
+                 */
                 events: components["schemas"]["Event"][];
             };
             _links: {
@@ -1880,8 +1886,8 @@ export interface components {
             path: string;
             /**
              * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
-             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
-             *     co-tenant's CPF/CNPJ is never recorded.
+             *     endpoint's `endpointId`), percent-encoded as a URI component (`ab%20cd`) and cut to 100
+             *     characters; `null` when the path has none. A co-tenant's CPF/CNPJ is never recorded.
              */
             resourceId: string | null;
             /** @example getRentalInsurance */
@@ -1890,7 +1896,11 @@ export interface components {
             /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
             error: null | {
                 code: string;
-                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                /**
+                 * @description The first 5 of the error body's `details` (empty when it had none), each cut to
+                 *     200 characters, with every character other than printable ASCII (a letter with
+                 *     an accent, a control character) written `?`. The answer itself had them whole.
+                 */
                 details: string[];
             };
             /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
@@ -2430,7 +2440,11 @@ export interface components {
          */
         Page: number;
         /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+         * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+         *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+         *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+         *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+         *     applied; follow `_links` rather than computing offsets from the size you asked for.
          * @example 20
          */
         PageSize: number;
@@ -2573,7 +2587,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3058,7 +3076,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3288,7 +3310,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3610,7 +3636,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4128,7 +4158,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4235,7 +4269,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4692,7 +4730,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4746,7 +4788,11 @@ export interface operations {
                  */
                 page?: components["parameters"]["Page"];
                 /**
-                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
+                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4940,7 +4986,11 @@ export interface operations {
             query?: {
                 /** @description The `cursor` of the last event already read; absent = from the oldest event kept. */
                 after?: string;
-                /** @description Events per page, 1 to 200 (default 50). */
+                /**
+                 * @description Events per page, 1 to 200 (default 50). A page also stops before its events would take
+                 *     more than 1,000,000 bytes of JSON, so it may hold fewer than `limit` although more
+                 *     follow: always continue with `_links.next`.
+                 */
                 limit?: number;
                 /** @description Only events of these types. */
                 type?: components["schemas"]["WebhookEventType"][];
