@@ -243,7 +243,10 @@ export interface paths {
          *
          *     Exactly one of `by` and `to` (`400 validation_failed` otherwise, or for a malformed value).
          *     A time before the guarantee's current time: `409 clock_cannot_go_back`. At most 1,830 days
-         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. Any
+         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. In
+         *     all, a guarantee's clock may be at most 36,525 days (about 100 years) ahead of the wall
+         *     clock, so that every date the sandbox derives from it stays within the years the date
+         *     formats allow: a call that would go further is `400 clock_advance_too_far` too. Any
          *     status may be advanced (a closed guarantee just keeps its clock). Requires
          *     `Idempotency-Key`; no `If-Match` (like accept and refuse). The answer's `ETag` is the
          *     guarantee's version after the steps; moving the clock alone does not change it.
@@ -1923,7 +1926,8 @@ export interface components {
         /** @description Exactly one of `by` and `to`. */
         SandboxClockAdvance: {
             /**
-             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given).
+             * Format: duration
+             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given; see *Requests and responses* for the digits allowed).
              * @example P30D
              */
             by?: string;
@@ -1989,7 +1993,7 @@ export interface components {
          *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
          *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
          *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
-         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call. |
+         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call, or a clock more than 36,525 days ahead of the wall clock. |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
          *
