@@ -87,6 +87,10 @@ export interface Config {
   SCHEDULER_INTERVAL_MS: number;
   /** Most guarantees one scheduler run changes per kind of transition. */
   SCHEDULER_BATCH_SIZE: number;
+  /** A step that failed for a guarantee is tried again after this delay, doubled at each further failure (src/scheduler/step-failures.ts). */
+  SCHEDULER_RETRY_BASE_SECONDS: number;
+  /** The longest delay between two tries of a failing step. */
+  SCHEDULER_RETRY_MAX_SECONDS: number;
   /** An approved proposal expires this many days after its approval. */
   PROPOSAL_VALIDITY_DAYS: number;
   /** A terminated guarantee is archived this many days after its termination. */
@@ -173,6 +177,8 @@ const schema = {
     REQUEST_LOG_LINES_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 100_000 },
     SCHEDULER_INTERVAL_MS: { type: 'integer', minimum: 0, maximum: 3_600_000, default: 5000 },
     SCHEDULER_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
+    SCHEDULER_RETRY_BASE_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
+    SCHEDULER_RETRY_MAX_SECONDS: { type: 'integer', minimum: 1, maximum: 604_800, default: 3600 },
     PROPOSAL_VALIDITY_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: 30 },
     ARCHIVE_AFTER_DAYS: { type: 'integer', minimum: 0, maximum: 36_500, default: 365 },
     SANDBOX_REVIEW_DELAY_SECONDS: { type: 'integer', minimum: 0, maximum: 86_400, default: 5 },
