@@ -41,7 +41,7 @@ export async function recordFailure(
   run: { now: Date; logger: Logger; retry: RetryDelays },
 ): Promise<void> {
   const { now, logger, retry } = run;
-  const cause = storableText(error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+  const cause = storableText((error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH));
   const where = { job: job.name, rentalInsuranceId: String(id) };
   try {
     // The exponent stops at 30: the delay has long reached its maximum, and 2^attempts stays finite.
