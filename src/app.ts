@@ -90,9 +90,9 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   });
 
   const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
-  // One set of limits per process, shared by every API: a credential's quota is one quota.
+  // One set of limits per process, shared by every API: a credential's (and an agency's) quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
-  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink) =>
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink, countAnonymous = true) =>
     app.use(
       basePath,
       await createApiRouter({
@@ -108,13 +108,15 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
           transactionWaitMs: config.DATABASE_POOL_WAIT_MS,
         },
         rateLimits,
+        countAnonymous,
         replicaReads: deps.replicaReads,
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
         requestLog,
       }),
     );
-  await mount('/health', healthApi(deps.ready));
+  // Load balancers probe health without a token, from few addresses: no anonymous quota there.
+  await mount('/health', healthApi(deps.ready), undefined, false);
   // Only the partner API's requests go to the agencies' request log.
   await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
   // The internal back-office API: its own document and scopes, the same pipeline.

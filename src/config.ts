@@ -40,6 +40,8 @@ export interface Config {
   HTTP_HEADERS_TIMEOUT_MS: number;
   HTTP_REQUEST_TIMEOUT_MS: number;
   HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+  /** A connection on which nothing is read or written for this long (a client that stopped reading its answer) is closed. */
+  HTTP_SOCKET_IDLE_TIMEOUT_MS: number;
   /** How long a graceful stop lets requests in flight finish before closing what is left. */
   SHUTDOWN_GRACE_MS: number;
   /** Requests per credential per window (0: no quota), what a tenant name search counts, and how many run at once per credential. */
@@ -47,6 +49,16 @@ export interface Config {
   RATE_LIMIT_WINDOW_SECONDS: number;
   RATE_LIMIT_SEARCH_COST: number;
   RATE_LIMIT_SEARCH_CONCURRENCY: number;
+  /** Requests per RATE_LIMIT_WINDOW_SECONDS for all the credentials of one agency together; 0 = no agency quota. */
+  RATE_LIMIT_AGENCY_REQUESTS: number;
+  /** Name searches of one agency's credentials running at once in one process. */
+  RATE_LIMIT_AGENCY_SEARCH_CONCURRENCY: number;
+  /** Requests without a token (the published documents, the reference page) per window and client address; 0 = no quota. */
+  ANONYMOUS_RATE_LIMIT_REQUESTS: number;
+  /** The window of ANONYMOUS_RATE_LIMIT_REQUESTS. */
+  ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS: number;
+  /** Active (not revoked) partner credentials one agency may hold; creating one more is 409 credential_limit_reached. */
+  CREDENTIALS_PER_AGENCY: number;
   /** Redis (`redis://…`) where every host counts the API quota; unset: each host counts its own (in memory). */
   RATE_LIMIT_REDIS_URL?: string;
   /** Service processes on this host (node:cluster); 1 runs one process without a primary. */
@@ -150,11 +162,17 @@ const schema = {
     HTTP_HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 120_000, default: 10_000 },
     HTTP_REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 30_000 },
     HTTP_KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 5_000 },
+    HTTP_SOCKET_IDLE_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600_000, default: 60_000 },
     SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, maximum: 120_000, default: 10_000 },
     RATE_LIMIT_REQUESTS: { type: 'integer', minimum: 0, maximum: 10_000_000, default: 1200 },
     RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
     RATE_LIMIT_SEARCH_COST: { type: 'integer', minimum: 1, maximum: 10_000, default: 10 },
     RATE_LIMIT_SEARCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 100, default: 2 },
+    RATE_LIMIT_AGENCY_REQUESTS: { type: 'integer', minimum: 0, maximum: 100_000_000, default: 3600 },
+    RATE_LIMIT_AGENCY_SEARCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: 4 },
+    ANONYMOUS_RATE_LIMIT_REQUESTS: { type: 'integer', minimum: 0, maximum: 10_000_000, default: 60 },
+    ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86_400, default: 60 },
+    CREDENTIALS_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 10_000, default: 20 },
     RATE_LIMIT_REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
     METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },

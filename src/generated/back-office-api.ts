@@ -294,8 +294,11 @@ export interface paths {
          *     (`secret.clientSecret`); an idempotent replay answers `clientSecret: null`. Scopes that are
          *     not partner scopes are `400 validation_failed`. The display name signs the integration's
          *     writes in the history the agency reads, so it may not be, or look like, a name the service
-         *     or its staff sign with (`400 display_name_reserved`, see `CredentialCreate`). Written to the
-         *     audit log.
+         *     or its staff sign with (`400 display_name_reserved`, see `CredentialCreate`). An agency holds
+         *     at most 20 active (not revoked) partner credentials (the deployment's
+         *     `CREDENTIALS_PER_AGENCY`): one more is `409 credential_limit_reached`; revoke one first. Each
+         *     credential has its own request quota, and the agency one for all of them together (see the
+         *     partner document's *Rate limits*). Written to the audit log.
          */
         post: operations["createAgencyCredential"];
         delete?: never;
@@ -1396,6 +1399,7 @@ export interface components {
          *     | `already_revoked` | 409 | The secret or credential is already revoked. |
          *     | `credential_revoked` | 409 | A secret cannot be issued for a revoked credential. |
          *     | `secret_limit_reached` | 409 | The credential already holds 2 active secrets. |
+         *     | `credential_limit_reached` | 409 | The agency already holds as many active partner credentials as it may (20 by default). |
          *     | `request_timeout` | 408 | The request did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
@@ -1446,6 +1450,7 @@ export interface components {
                 "Service-Effects": components["headers"]["ServiceEffects"];
                 "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1512,6 +1517,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1536,6 +1542,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1557,6 +1564,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1582,6 +1590,7 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1607,6 +1616,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1627,6 +1637,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1650,6 +1661,7 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1671,6 +1683,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1691,6 +1704,7 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1712,6 +1726,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1732,6 +1747,7 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1751,12 +1767,13 @@ export interface components {
         /**
          * @description Conflict. Codes: `idempotency_key_in_use` (`Retry-After: 1`), `invalid_state` (the status
          *     machine does not allow this operation now), `already_revoked`, `credential_revoked`,
-         *     `secret_limit_reached`.
+         *     `secret_limit_reached`, `credential_limit_reached`.
          */
         Conflict: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1860,16 +1877,20 @@ export interface components {
     headers: {
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
-         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
-         * @example default;r=1130;t=42
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
+         *     then, when the deployment has an agency quota, what is left of the quota of the
+         *     credential's company (an agency's credentials together; staff credentials share the
+         *     company `back-office`) as a second list member, `agency;r=3310;t=42`. On every answer to a
+         *     request whose token was accepted, `403` included (not on `401`).
+         * @example default;r=1130;t=42, agency;r=3310;t=42
          */
         RateLimit: string;
         /**
          * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
-         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-         *     accepted, `403` included (not on `401`).
-         * @example default;q=1200;w=60
+         *     `w` seconds, for example `default;q=1200;w=60`; then, when the deployment has an agency quota,
+         *     its company's, `agency;q=3600;w=60`. On every answer to a request whose token was accepted,
+         *     `403` included (not on `401`).
+         * @example default;q=1200;w=60, agency;q=3600;w=60
          */
         RateLimitPolicy: string;
         /**
@@ -1896,6 +1917,8 @@ export interface components {
          * @example erp-7d41c2e0-batch-17
          */
         XCorrelationId: string;
+        /** @description Always `nosniff` (every answer, errors and public pages included), so that no browser reads an answer as another type than its `Content-Type`. */
+        XContentTypeOptions: "nosniff";
         /**
          * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
          *     expired or revoked token, or a token of the other environment:
@@ -1954,6 +1977,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Company-Id": components["headers"]["CompanyId"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2010,6 +2034,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2066,6 +2091,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2423,6 +2449,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2753,6 +2780,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2815,6 +2843,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2883,6 +2912,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2946,6 +2976,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3014,6 +3045,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3077,6 +3109,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3139,6 +3172,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3184,6 +3218,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3250,6 +3285,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3313,6 +3349,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3367,6 +3404,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3421,6 +3459,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3477,6 +3516,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3536,6 +3576,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3603,6 +3644,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3659,6 +3701,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -725,7 +725,8 @@ export interface paths {
         /**
          * Get this OpenAPI document (JSON)
          * @description This document in JSON, with `servers` set to the deployment that answers. Public: no token
-         *     needed.
+         *     needed; counted per client address (see *Rate limits*). Built once per deployment, sent
+         *     compressed as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          */
         get: operations["getOpenApiJson"];
         put?: never;
@@ -746,7 +747,8 @@ export interface paths {
         /**
          * Get this OpenAPI document (YAML)
          * @description This document in YAML, with `servers` set to the deployment that answers. Public: no token
-         *     needed.
+         *     needed; counted per client address (see *Rate limits*). Built once per deployment, sent
+         *     compressed as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          */
         get: operations["getOpenApiYaml"];
         put?: never;
@@ -769,7 +771,9 @@ export interface paths {
          * @description This document rendered as a human-readable API reference (Scalar), with `servers` and the
          *     token URL set to the deployment that answers. One self-contained HTML page: the renderer and
          *     the document are inlined, and the page loads nothing from any other address (no CDN, fonts,
-         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed.
+         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed;
+         *     counted per client address (see *Rate limits*). Built once per deployment, sent compressed
+         *     as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          *
          *     In the sandbox the page has a request console: a partner types a sandbox client ID and secret
          *     into its Authentication panel, and the page gets a token and sends requests to this same
@@ -1992,10 +1996,17 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
          *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
          *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
-         *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
-         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call, or a clock more than 36,525 days ahead of the wall clock. |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
+         *
+         *     <!-- sandbox-only -->
+         *     Sandbox time travel only (`POST /v1/rental-insurances/{id}/advance-clock`):
+         *
+         *     | code | Status | Meaning |
+         *     |---|---|---|
+         *     | `clock_cannot_go_back` | 409 | The time asked for is before the guarantee's current time. |
+         *     | `clock_advance_too_far` | 400 | More than 1,830 days in one call, or a clock more than 36,525 days ahead of the wall clock. |
+         *     <!-- /sandbox-only -->
          *
          *     New codes may be added; treat an unknown code by its HTTP status.
          */
@@ -2041,6 +2052,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2067,6 +2079,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2088,6 +2101,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2108,6 +2122,7 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2133,6 +2148,7 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2158,6 +2174,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2183,6 +2200,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2203,6 +2221,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2226,6 +2245,7 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2246,6 +2266,7 @@ export interface components {
         PreconditionRequired: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2262,11 +2283,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments). Wait at least `Retry-After` seconds. */
+        /** @description Not modified; `If-None-Match` names the page's current `ETag`. No body. */
+        PublishedNotModified: {
+            headers: {
+                ETag: components["headers"]["PublishedETag"];
+                "Cache-Control": components["headers"]["PublishedCacheControl"];
+                Vary: components["headers"]["VaryAcceptEncoding"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments) when the credential's or the agency's quota, or without a token the client address's, is spent. Wait at least `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2287,6 +2321,7 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2308,6 +2343,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2376,6 +2412,12 @@ export interface components {
          * @example W/"7"
          */
         IfNoneMatch: string;
+        /**
+         * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+         *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+         * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+         */
+        IfNoneMatchPublished: string;
         /**
          * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
          *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -2454,16 +2496,19 @@ export interface components {
     headers: {
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
-         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
-         * @example default;r=1130;t=42
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
+         *     then, when the deployment has an agency quota, what is left of the agency's (all its
+         *     credentials together) as a second list member, `agency;r=3310;t=42`. On every answer to a
+         *     request whose token was accepted, `403` included (not on `401`).
+         * @example default;r=1130;t=42, agency;r=3310;t=42
          */
         RateLimit: string;
         /**
          * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
-         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-         *     accepted, `403` included (not on `401`).
-         * @example default;q=1200;w=60
+         *     `w` seconds, for example `default;q=1200;w=60`; then, when the deployment has an agency quota,
+         *     the agency's, `agency;q=3600;w=60`. On every answer to a request whose token was accepted,
+         *     `403` included (not on `401`).
+         * @example default;q=1200;w=60, agency;q=3600;w=60
          */
         RateLimitPolicy: string;
         /**
@@ -2495,6 +2540,8 @@ export interface components {
          * @example erp-7d41c2e0-batch-17
          */
         XCorrelationId: string;
+        /** @description Always `nosniff` (every answer, errors and public pages included), so that no browser reads an answer as another type than its `Content-Type`. */
+        XContentTypeOptions: "nosniff";
         /**
          * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
          *     expired or revoked token, or a token of the other environment:
@@ -2503,6 +2550,22 @@ export interface components {
          * @example Bearer realm="rental-guarantee", error="invalid_token"
          */
         WWWAuthenticate: string;
+        /**
+         * @description Strong entity tag of the published page in the encoding sent (it changes with the
+         *     deployment's document and differs per `Content-Encoding`). Send it in `If-None-Match` to
+         *     get `304 Not Modified` while the page is the same.
+         * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+         */
+        PublishedETag: string;
+        /** @description A cache may keep the page 5 minutes, then revalidates it with its `ETag`. */
+        PublishedCacheControl: "public, max-age=300";
+        /** @description The page is chosen by `Accept-Encoding`. */
+        VaryAcceptEncoding: "Accept-Encoding";
+        /**
+         * @description The page's compression, as `Accept-Encoding` allows: `br` (brotli), else `gzip`; absent when
+         *     the request accepts neither (the page is then sent as it is).
+         */
+        ContentEncoding: "br" | "gzip";
         /**
          * @description Seconds to wait before retrying. Sent with `409 idempotency_key_in_use` (value 1), with `429`, and with `503` when the wait is known.
          * @example 1
@@ -2594,6 +2657,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2761,6 +2825,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2873,6 +2938,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2944,6 +3010,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3024,6 +3091,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3085,6 +3153,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3237,6 +3306,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3315,6 +3385,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3434,6 +3505,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3504,6 +3576,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3578,6 +3651,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3637,6 +3711,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3774,6 +3849,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3864,6 +3940,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3963,6 +4040,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4007,6 +4085,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4063,6 +4142,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4149,6 +4229,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4256,6 +4337,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4332,6 +4414,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4377,6 +4460,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4441,6 +4525,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4527,6 +4612,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4596,6 +4682,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4661,6 +4748,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4716,6 +4804,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4772,6 +4861,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4838,6 +4928,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4912,6 +5003,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4965,6 +5057,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -5019,6 +5112,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -5041,43 +5135,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-                 *     it does not follow this format, the service generates one instead (an invalid value is not an
-                 *     error).
-                 * @example erp-7d41c2e0-batch-17
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
                  */
-                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The OpenAPI document. */
-            200: {
-                headers: {
-                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getOpenApiYaml: {
-        parameters: {
-            query?: never;
-            header?: {
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -5096,14 +5158,70 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            304: components["responses"]["PublishedNotModified"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiYaml: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": string;
                 };
             };
+            304: components["responses"]["PublishedNotModified"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5114,6 +5232,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -5132,8 +5256,13 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     /** @description Allows only the page's own inline scripts (by hash) and nothing from other origins. */
                     "Content-Security-Policy": string;
                     [name: string]: unknown;
@@ -5142,6 +5271,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["PublishedNotModified"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

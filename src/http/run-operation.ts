@@ -14,6 +14,7 @@ import { runIdempotentWrite, type IdempotencyOptions } from './idempotent-write'
 import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation-registry';
 import type { OperationPlan } from './operation-plan';
 import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
+import { PreparedRepresentations } from './representations';
 import { headerValue } from './request-parsing';
 
 export interface OperationCall<Work> {
@@ -48,7 +49,10 @@ interface TypedResult {
 
 export async function runOperation<Work>(call: OperationCall<Work>, options: RunOptions<Work>): Promise<HttpResult> {
   const { declared, plan, facts, principal } = call;
-  if (declared.isPublic || !principal) return httpResultOf(plan, (await declared.handler(call.input, undefined, facts)) as TypedResult, facts);
+  if (declared.isPublic || !principal) {
+    const result = (await declared.handler(call.input, undefined, facts)) as TypedResult;
+    return result.body instanceof PreparedRepresentations ? result.body.answer(call.headers) : httpResultOf(plan, result, facts);
+  }
   // A write's key is read before its If-Match, as the contract lists their errors.
   const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;
   const ifMatch = plan.declaresIfMatch ? parseIfMatch(headerValue(call.headers, 'if-match'), plan.requiresIfMatch) : undefined;

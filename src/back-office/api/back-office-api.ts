@@ -13,6 +13,6 @@ export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
     operations: [...reviewOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
-    workFor: backOfficeWork(config.ENVIRONMENT),
+    workFor: backOfficeWork(config.ENVIRONMENT, config.CREDENTIALS_PER_AGENCY),
   };
 }

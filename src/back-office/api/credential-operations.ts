@@ -90,6 +90,7 @@ export const credentialOperations = [
         kind: 'partner',
         via: 'back-office-api',
         actorClientId: operator.clientId,
+        partnerCredentialsPerAgency: work.credentialsPerAgency,
       });
       const view = await findCredential(work.db, reach, created.credentialId);
       return { status: 201, body: toCredentialWithSecret(view, created.secretId), revealOnce: withSecret(created.clientSecret) };
