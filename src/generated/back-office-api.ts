@@ -391,6 +391,8 @@ export interface paths {
          * List credentials of any agency
          * @description Credentials of every kind and agency, newest first, revoked ones included, optionally
          *     filtered by `companyId` and `kind`. Secrets are never returned, only their ids and dates.
+         *     Each read is written to the audit log (`credentials.read`: the reader, the `companyId`
+         *     filter, or none for every agency, and how many credentials the page showed).
          */
         get: operations["listCredentials"];
         put?: never;
@@ -410,7 +412,7 @@ export interface paths {
         };
         /**
          * Read a credential
-         * @description One credential of any kind and agency. Its secrets are never returned, only their ids and dates.
+         * @description One credential of any kind and agency. Its secrets are never returned, only their ids and dates. Each read is written to the audit log (`credentials.read`, naming the credential and its agency).
          */
         get: operations["getCredential"];
         put?: never;
@@ -591,7 +593,9 @@ export interface paths {
          *     API's `GET /v1/request-log` (its requests of the last 7 days, newest first, cursor-paged,
          *     with the same filters and the same write-behind delay), for staff helping an integrator:
          *     what was sent, what was answered, with which credential, from where. Never a secret, a
-         *     token or a body. Back-office requests are in no request log.
+         *     token or a body. Back-office requests are in no request log. Each read is written to the
+         *     audit log (`request_log.read`: the reader, the agency, the names of the filters used and
+         *     how many lines the page showed).
          */
         get: operations["listAgencyRequestLog"];
         put?: never;
@@ -1010,7 +1014,7 @@ export interface components {
          * @description What an audit log entry records.
          * @enum {string}
          */
-        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled";
+        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled" | "credentials.read" | "request_log.read";
         /**
          * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
          *     exactly on the decimal value, so it is not expressed as `multipleOf`);
@@ -1335,7 +1339,7 @@ export interface components {
              */
             id: number;
             /**
-             * @description Who acted (`staff:<name>`, `director:<name>`, or a process such as `quick-start`).
+             * @description Who acted (`staff:<name>`, `director:<name>`, or a process such as `quick-start` or `admin-cli`).
              * @example staff:Ana Revisora
              */
             actor: string;
