@@ -34,7 +34,7 @@ const operations = Object.entries(BASES).flatMap(([name, base]) => {
   );
 });
 
-const world = useTestApp({ ANONYMOUS_RATE_LIMIT_REQUESTS: '100000' }, { agencies: 1 });
+const world = useTestApp({}, { agencies: 1 });
 let staff: Operator;
 beforeAll(async () => {
   staff = await newStaff(world);

@@ -21,7 +21,7 @@ const PAGES = [
   { path: '/docs', type: 'text/html; charset=utf-8' },
 ] as const;
 
-const world = useTestApp({ ANONYMOUS_RATE_LIMIT_REQUESTS: '100000' }, { agencies: 1 });
+const world = useTestApp({}, { agencies: 1 });
 let server: Listening;
 beforeAll(async () => {
   server = await listen(world.app);
