@@ -41,6 +41,7 @@ async function measureCheckout(label: 'old' | 'new', bench: BenchDatabase, only:
     PUBLIC_ORIGIN: `http://127.0.0.1:${PORTS[label]}`,
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
+    RATE_LIMIT_AGENCY_REQUESTS: '10000000',
     COMMENT_QUOTA_PER_DAY: '10000000',
     // A day of runs stores more write responses than the bench agency's default 500,000 (then 429).
     IDEMPOTENCY_RECORDS_PER_AGENCY: '100000000',

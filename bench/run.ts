@@ -5,13 +5,13 @@
  * with autocannon, and writes the table to bench/results.md; get by id and a create are measured
  * again against their floors in interleaved pairs. Then, on the same database: what traces cost a
  * get (tracing-cost.ts), what events cost a create (events-cost.ts), the
- * deployment variants, the request log's cost (request-log-cost.ts), the topology variants, capacity with 1, 2 and 4
+ * deployment variants, the request log's cost (request-log-cost.ts), what anonymous readers of the public pages cost a get (public-pages.ts), the topology variants, capacity with 1, 2 and 4
  * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag, bounded answers (bounded-answers.ts) and the token
  * endpoint under a flood (token-flood.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_TRACING / BENCH_TOKEN (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
+ * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_PUBLIC_PAGES / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_TRACING / BENCH_TOKEN (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +28,7 @@ import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatBoundedAnswers, measureBoundedAnswers } from './bounded-answers';
 import { formatRequestLogCost, measureRequestLogCost } from './request-log-cost';
 import { formatTokenFlood, measureTokenFlood } from './token-flood';
+import { formatPublicPages, measurePublicPages } from './public-pages';
 import { measureCapacity } from './capacity';
 import { formatCapacity } from './capacity-report';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
     PUBLIC_ORIGIN: `http://127.0.0.1:${PORTS.service}`,
     // The quota is counted on every request, as in production, but large enough never to refuse the load.
     RATE_LIMIT_REQUESTS: '10000000',
+    // And the agency's quota (all its credentials together), counted as well.
+    RATE_LIMIT_AGENCY_REQUESTS: '10000000',
     // Likewise the comment quota: the comment scenario measures comments, not their 429.
     COMMENT_QUOTA_PER_DAY: '10000000',
     // And the stored write responses of the bench agency (500,000 a day by default): a day of runs
@@ -179,6 +182,10 @@ async function main(): Promise<void> {
       !selected('request log') || process.env.BENCH_REQUEST_LOG === '0'
         ? ''
         : formatRequestLogCost(await measureRequestLogCost({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
+    const publicPages =
+      !selected('public pages') || process.env.BENCH_PUBLIC_PAGES === '0'
+        ? ''
+        : formatPublicPages(await measurePublicPages({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const topology =
       !selected('topology variants') || process.env.BENCH_TOPOLOGY === '0'
         ? ''
@@ -210,6 +217,7 @@ async function main(): Promise<void> {
       events +
       variants +
       requestLog +
+      publicPages +
       topology +
       capacity +
       webhooks +

@@ -103,9 +103,9 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     environment: config.ENVIRONMENT,
     times: { idleMinutes: config.CONSOLE_SESSION_IDLE_MINUTES, maxHours: config.CONSOLE_SESSION_MAX_HOURS },
   });
-  // One set of limits per process, shared by every API: a credential's quota is one quota.
+  // One set of limits per process, shared by every API: a credential's (and an agency's) quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
-  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink, consolePagesOnly = false) =>
+  const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, how: MountOptions = {}) =>
     app.use(
       basePath,
       await createApiRouter({
@@ -121,25 +121,34 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
           transactionWaitMs: config.DATABASE_POOL_WAIT_MS,
         },
         rateLimits,
+        countAnonymous: how.countAnonymous ?? true,
         replicaReads: deps.replicaReads,
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
-        requestLog,
-        consolePagesOnly,
+        requestLog: how.requestLog,
+        consolePagesOnly: how.consolePagesOnly ?? false,
       }),
     );
-  await mount('/health', healthApi(deps.ready));
+  // Load balancers probe health without a token, from few addresses: no anonymous quota there.
+  await mount('/health', healthApi(deps.ready), { countAnonymous: false });
   // Only the partner API's requests go to the agencies' request log.
-  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
+  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), { requestLog: deps.requestLog });
   // The internal back-office API: its own document and scopes, the same pipeline.
   await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, deps.db));
   // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
-  await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db), undefined, true);
+  await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db), { consolePagesOnly: true });
   app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));
   return app;
+}
+
+/** How an API is mounted: the agencies' request log (the partner API only), the console's own API, the anonymous quota (not for health probes). */
+interface MountOptions {
+  requestLog?: RequestLogSink;
+  consolePagesOnly?: boolean;
+  countAnonymous?: boolean;
 }
 
 function trustProxies(app: express.Express, setting: string): void {

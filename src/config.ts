@@ -65,6 +65,13 @@ const service = {
     meaning: "The same for the whole request (Node's default would be 300 s); at least `HTTP_HEADERS_TIMEOUT_MS`",
   }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: integer({ default: 5000, min: 100, max: 600_000, meaning: 'An idle keep-alive connection is closed after this long' }),
+  HTTP_SOCKET_IDLE_TIMEOUT_MS: integer({
+    default: 60_000,
+    min: 1000,
+    max: 600_000,
+    meaning:
+      'A connection on which nothing is read or written for this long is closed (a client that stopped reading its answer cannot pin memory); keep it above the slowest operation, since it also bounds a request answered in silence ([hardening](hardening.md))',
+  }),
   SHUTDOWN_GRACE_MS: integer({
     default: 10_000,
     min: 0,
@@ -151,6 +158,34 @@ const limits = {
     min: 1,
     max: 100,
     meaning: 'At most this many tenant name searches of one credential run at once per process (a process runs at most half its pool of them in all)',
+  }),
+  RATE_LIMIT_AGENCY_REQUESTS: integer({
+    default: 3600,
+    min: 0,
+    max: 100_000_000,
+    meaning:
+      "Requests per `RATE_LIMIT_WINDOW_SECONDS` for all the credentials of one agency together (`0`: no agency quota): an agency's quota bounds the agency, however many credentials it holds. `RateLimit-Policy` and `RateLimit` carry it as their `agency` member",
+  }),
+  RATE_LIMIT_AGENCY_SEARCH_CONCURRENCY: integer({
+    default: 4,
+    min: 1,
+    max: 1000,
+    meaning: "Tenant name searches of one agency's credentials running at once in one process",
+  }),
+  ANONYMOUS_RATE_LIMIT_REQUESTS: integer({
+    default: 60,
+    min: 0,
+    max: 10_000_000,
+    meaning:
+      "Requests without a token (the published documents, the reference page, the console's sign-in) per window and client address (IPv6 by its /64); beyond, `429 rate_limited` with `Retry-After`; `0`: no quota. Health probes are not counted",
+  }),
+  ANONYMOUS_RATE_LIMIT_WINDOW_SECONDS: integer({ default: 60, min: 1, max: 86_400, meaning: 'The window of `ANONYMOUS_RATE_LIMIT_REQUESTS`' }),
+  CREDENTIALS_PER_AGENCY: integer({
+    default: 20,
+    min: 1,
+    max: 10_000,
+    meaning:
+      'Active (not revoked) partner credentials one agency may hold; creating one more is `409 credential_limit_reached` (back office and admin tool)',
   }),
   IDEMPOTENCY_LOCK_SECONDS: integer({ default: 30, min: 1, max: 600, meaning: 'Documented lock timeout of a key held by a crashed process' }),
   IDEMPOTENCY_RETENTION_HOURS: integer({ default: 24, min: 1, max: 720, meaning: 'How long stored idempotent responses are kept' }),
@@ -260,6 +295,19 @@ const lifecycle = {
     min: 1,
     max: 10_000,
     meaning: 'Most guarantees one run changes per kind of transition; the rest wait for the next run',
+  }),
+  SCHEDULER_RETRY_BASE_SECONDS: integer({
+    default: 60,
+    min: 1,
+    max: 86_400,
+    meaning:
+      "A scheduled step (a time-driven transition, the sandbox reviewer) that failed for a guarantee is left out of the runs for this long, then tried again; the delay doubles at each further failure (`src/scheduler/step-failures.ts`), so one guarantee's failure never holds up the others'",
+  }),
+  SCHEDULER_RETRY_MAX_SECONDS: integer({
+    default: 3600,
+    min: 1,
+    max: 604_800,
+    meaning: 'The longest delay between two tries of a failing scheduled step',
   }),
   PROPOSAL_VALIDITY_DAYS: integer({ default: 30, min: 1, max: 3650, meaning: 'An `approved` proposal expires this many days after approval' }),
   ARCHIVE_AFTER_DAYS: integer({

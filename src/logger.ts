@@ -25,7 +25,17 @@ export function createLogger(
     level,
     base: { service: 'rental-guarantee-api', ...fields },
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.client_secret', '*.clientSecret', '*.access_token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        '*.client_secret',
+        '*.clientSecret',
+        '*.access_token',
+        // A webhook endpoint's signing secrets, should an endpoint ever be logged.
+        '*.secret',
+        '*.previousSecret',
+      ],
       censor: '[redacted]',
     },
     ...(tracingOn() ? { mixin: logTraceFields } : {}),
@@ -106,29 +116,49 @@ export function isSensitiveParameter(name: string): boolean {
 }
 
 /**
- * The URL for the access log (src/http/access-log.ts): path and every query parameter name kept, the values of sensitive
- * parameters replaced by `[redacted]`. Names are matched after percent-decoding, so an encoded name
- * (`client%5Fsecret`) is redacted as well.
+ * Values that are secrets whatever they are called (issue 34 item 7: `?x=whsec_...` reached the
+ * log): the service's own secrets and tokens by their prefixes (a webhook signing secret
+ * `whsec_`, a client secret `sbx_cs_`/`prd_cs_`, an access token `sbx_at_`/`prd_at_`), a bearer
+ * credential, and anything shaped like a JWT (`eyJ...` header and payload). Matched anywhere in a
+ * percent-decoded query value or path segment, letters in any case.
+ */
+const SECRET_VALUE = /whsec_|\b(?:sbx|prd)_(?:cs|at)_|\bbearer\s|\beyJ[\w-]*\.eyJ/i;
+
+export function isSecretLookingValue(value: string): boolean {
+  return SECRET_VALUE.test(value);
+}
+
+/**
+ * The URL for the access log (src/http/access-log.ts) and the traces: path and every query
+ * parameter name kept, the values of sensitive parameters, and every value or path segment that
+ * looks like a secret whatever its name, replaced by `[redacted]`. Names and values are matched
+ * after percent-decoding, so an encoded name (`client%5Fsecret`) or value (`whsec%5F...`) is
+ * redacted as well. Every log line that names a URL goes through here, at every level.
  */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
-  if (queryStart < 0) return url;
+  const path = (queryStart < 0 ? url : url.slice(0, queryStart))
+    .split('/')
+    .map((segment) => (isSecretLookingValue(decoded(segment)) ? '[redacted]' : segment))
+    .join('/');
+  if (queryStart < 0) return path;
   const query = url
     .slice(queryStart + 1)
     .split('&')
     .map((pair) => {
       const nameEnd = pair.indexOf('=');
       const rawName = nameEnd < 0 ? pair : pair.slice(0, nameEnd);
-      return isSensitiveParameter(decodeName(rawName)) ? `${rawName}=[redacted]` : pair;
+      const rawValue = nameEnd < 0 ? '' : pair.slice(nameEnd + 1);
+      return isSensitiveParameter(decoded(rawName)) || isSecretLookingValue(decoded(rawValue)) ? `${rawName}=[redacted]` : pair;
     });
-  return `${url.slice(0, queryStart)}?${query.join('&')}`;
+  return `${path}?${query.join('&')}`;
 }
 
-function decodeName(name: string): string {
+function decoded(text: string): string {
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
+    return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    // Not decodable: test what can be read of it (a stray % must not let a name through).
-    return name.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    // Not decodable: test what can be read of it (a stray % must not let a name or value through).
+    return text.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
   }
 }

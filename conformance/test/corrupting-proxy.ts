@@ -21,15 +21,17 @@ export async function startCorruptingProxy(upstream: string, corruption: Corrupt
       const chunks: Buffer[] = [];
       upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
       upstreamResponse.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        // The bytes as sent: a published page may be compressed (Content-Encoding), which text would spoil.
+        const bytes = Buffer.concat(chunks);
         const headers: http.OutgoingHttpHeaders = { ...upstreamResponse.headers };
         delete headers['content-length'];
         delete headers['transfer-encoding'];
         let status = upstreamResponse.statusCode ?? 502;
-        let body = text;
+        let body: Buffer | string = bytes;
         const path = (req.url ?? '').split('?')[0]!;
         if (!done && req.method === corruption.method && corruption.path.test(path) && status < 300) {
           done = true;
+          const text = bytes.toString('utf8');
           const answer = { status, headers, body: text ? (JSON.parse(text) as unknown) : undefined };
           corruption.change(answer);
           status = answer.status;

@@ -1,6 +1,7 @@
 /**
- * The back office's audit log (issue #5): who did what to credentials (and to the ledger), and when.
- * Entries are only appended, inside the transaction of the action they record.
+ * The back office's audit log (issue #5): who did what to credentials (and to the ledger), and when,
+ * and which staff member read an agency's credentials or request log (issue 34 item 7). Entries are
+ * only appended, inside the transaction of the action they record (a read's, after it).
  */
 import type { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
@@ -29,7 +30,10 @@ export type AuditAction =
   // Issue 37: the console's people and their refusals where they concern credentials.
   | 'console.person_invited'
   | 'console.person_reinvited'
-  | 'credential.access_refused';
+  | 'credential.access_refused'
+  // Issue 34 item 7: staff reading what an agency did or holds leave a trace too.
+  | 'credentials.read'
+  | 'request_log.read';
 
 export interface NewAuditEntry {
   actor: AuditActor;

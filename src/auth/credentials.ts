@@ -8,7 +8,7 @@
  * log in the same transaction. Knows nothing of HTTP; the back-office API and the admin tool call it.
  */
 import type { Database, Transaction } from '../database/prisma-client';
-import { ValidationFailed } from '../errors';
+import { Conflict, ValidationFailed } from '../errors';
 import { recordAudit, type AuditActor } from './audit-log';
 import { reservedNameLike } from './reserved-names';
 import { type Environment, hashSecret, newClientId, newClientSecret } from './opaque-secrets';
@@ -33,6 +33,11 @@ export interface NewCredential {
   /** Back office: how the creation arrived and the requesting credential, for the audit log. */
   via?: AuditActor['via'];
   actorClientId?: string;
+  /**
+   * A partner credential: the active (not revoked) partner credentials the agency may hold
+   * (CREDENTIALS_PER_AGENCY), 409 credential_limit_reached beyond. Absent: no cap (tests, bootstrap).
+   */
+  partnerCredentialsPerAgency?: number;
 }
 
 export interface CreatedCredential {
@@ -115,6 +120,7 @@ export async function createCredentialIn(tx: Transaction, environment: Environme
     create: { id: companyId, name: kind === 'staff' ? 'Back office (service staff)' : (input.companyName ?? companyId) },
     update: {},
   });
+  if (kind === 'partner' && input.partnerCredentialsPerAgency !== undefined) await assertBelowCap(tx, companyId, input.partnerCredentialsPerAgency);
   const credential = await tx.credential.create({
     data: {
       clientId: newClientId(environment),
@@ -182,4 +188,20 @@ export function createDirectorCredential(
     personName: input.personName,
     via: input.via,
   });
+}
+
+/**
+ * Issue 34 item 6: each credential has its own quota, so an agency minting credentials would
+ * multiply its quota; the cap bounds it (with the agency's own quota, src/http/rate-limits.ts).
+ * The company's row is locked so that two creations at once cannot both pass the count.
+ */
+async function assertBelowCap(tx: Transaction, companyId: string, cap: number): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM companies WHERE id = ${companyId} FOR UPDATE`;
+  const active = await tx.credential.count({ where: { companyId, kind: 'partner', revokedAt: null } });
+  if (active >= cap) {
+    throw new Conflict(
+      'credential_limit_reached',
+      `The agency already holds ${cap} active partner credentials, the most it may; revoke one before creating another.`,
+    );
+  }
 }

@@ -2,7 +2,7 @@
  * GET {base_url}/docs: the partner document rendered by Scalar (@scalar/api-reference, its browser
  * standalone bundle), as ONE self-contained HTML page: the renderer and the document are inlined,
  * so the page loads nothing else, from us or from anyone (no CDN, no font host, no telemetry). A
- * pure function of the document and of whether the page has a request console, cached; the
+ * pure function of the document and of whether the page has a request console; the
  * Content-Security-Policy that goes with it allows exactly the two inline scripts (by hash), and
  * requests only to this origin, so a renderer version that tries to load or send something
  * elsewhere fails loudly in the browser check instead of leaking.
@@ -62,20 +62,10 @@ const INIT_SCRIPT = [
 ].join('\n');
 
 let renderer: { script: string; hash: string } | undefined;
-const cache = new Map<string, ReferencePage>();
-// One per origin the service is reached at (PUBLIC_ORIGIN makes it one); each page holds the
-// 4.3 MB bundle (about 9 MB of memory: its non-Latin-1 characters make it a two-byte string).
-const CACHE_ENTRIES = 4;
 
+/** The page of `document`; its caller keeps it (src/partner/published-document.ts builds it once per origin). */
 export function referencePage(document: Record<string, unknown>, options: { consoleEnabled: boolean }): ReferencePage {
-  const json = JSON.stringify(document);
-  const key = `${options.consoleEnabled}:${createHash('sha256').update(json).digest('base64')}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  const page = render(document, json, options.consoleEnabled);
-  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, page);
-  return page;
+  return render(document, JSON.stringify(document), options.consoleEnabled);
 }
 
 function render(document: Record<string, unknown>, json: string, consoleEnabled: boolean): ReferencePage {

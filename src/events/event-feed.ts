@@ -18,6 +18,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import { ValidationFailed } from '../errors';
+import { parseDateTime } from '../validation/time-values';
 import { readableTypes } from './event-scopes';
 import { parseCursor, toEnvelope, type EventEnvelope, type EventRow } from './event-envelope';
 
@@ -42,8 +43,8 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
   ];
   if (cursor) conditions.push(Prisma.sql`(tx_id, position) > (${cursor.txId}::bigint, ${cursor.position}::bigint)`);
   if (query.types && query.types.length > 0) conditions.push(Prisma.sql`type = ANY (${[...query.types]}::text[])`);
-  if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${instantOf(query.occurredFrom)}::timestamptz`);
-  if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${instantOf(query.occurredBefore)}::timestamptz`);
+  if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${filterInstant('occurredFrom', query.occurredFrom)}::timestamptz`);
+  if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${filterInstant('occurredBefore', query.occurredBefore)}::timestamptz`);
   // The page is cut by size in the database: only the events that fit ever reach this process.
   const rows = await db.$queryRaw<EventRow[]>`
     SELECT id, "txId", position, "companyId", type, "occurredAt", data FROM (
@@ -67,26 +68,9 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
  */
 const ENVELOPE_BYTES = 1000;
 
-/** Every event is stored between these instants (PostgreSQL's timestamptz reaches further; the feed need not). */
-const EARLIEST = Date.UTC(1, 0, 1);
-const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-/**
- * An RFC 3339 date-time as the document's `format: date-time` accepts it, as an instant JavaScript
- * and PostgreSQL both hold (issue 23 list 7: `new Date` gave Invalid Date, a 500, for a leap second
- * `23:59:60`, and year 0 reached PostgreSQL, which has none). A leap second is its second's last
- * millisecond; an instant before year 1 or after 9999 is clamped there, which selects the same events.
- */
-export function instantOf(text: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(text);
-  if (!match) throw new ValidationFailed([`occurredFrom/occurredBefore: ${JSON.stringify(text.slice(0, 40))} is not an RFC 3339 date-time`]);
-  const [, year, month, day, hour, minute, second, fraction, , sign, offsetHours, offsetMinutes] = match;
-  const leap = second === '60';
-  const milliseconds = leap ? 999 : Math.floor(Number(`0${fraction ?? ''}`) * 1000);
-  const date = new Date(0);
-  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  date.setUTCHours(Number(hour), Number(minute), leap ? 59 : Number(second), milliseconds);
-  const offset = sign ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) : 0;
-  const instant = date.getTime() - offset * 60_000;
-  return new Date(Math.min(Math.max(instant, EARLIEST), LATEST));
+/** An occurredFrom/occurredBefore value as an instant, read by the documents' one date-time parser (the validator already checked its format). */
+function filterInstant(name: string, text: string): Date {
+  const instant = parseDateTime(text);
+  if (!instant) throw new ValidationFailed([`${name}: must be an RFC 3339 date-time between the years 0001 and 9999`]);
+  return instant;
 }

@@ -4,24 +4,20 @@
  */
 import { BadRequest, ValidationFailed } from '../errors';
 import { fromDateOnly, toDateOnly } from '../database/column-values';
+import { parseDate } from '../validation/time-values';
 
 /** `endDate - startDate` may be at most this many days (a range of 366 calendar days). */
 export const MAX_RANGE_DAYS = 365;
 const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface DateRange {
   startDate: string;
   endDate: string;
 }
 
+/** A date of the contract (src/validation/time-values.ts: a real day of the years 0001-9999). */
 export function isDateOnly(value: string): boolean {
-  if (!DATE_ONLY.test(value)) return false;
-  // PostgreSQL has no year 0, and the day after 9999-12-31 has no YYYY-MM-DD form.
-  const year = Number(value.slice(0, 4));
-  if (year < 1 || year > 9998) return false;
-  const parsed = fromDateOnly(value);
-  return !Number.isNaN(parsed.getTime()) && toDateOnly(parsed) === value;
+  return parseDate(value) !== null;
 }
 
 export function addDays(date: string, days: number): string {

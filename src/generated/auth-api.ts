@@ -114,6 +114,8 @@ export interface components {
          * @example erp-7d41c2e0-token
          */
         XCorrelationId: string;
+        /** @description Always `nosniff` (every answer, errors and public pages included), so that no browser reads an answer as another type than its `Content-Type`. */
+        XContentTypeOptions: "nosniff";
         /**
          * @description Whole seconds to wait before retrying (RFC 9110 §10.2.3); with 429, until the lockout ends (at most the lockout's length).
          * @example 873
@@ -156,6 +158,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -180,6 +183,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -197,6 +201,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -215,6 +220,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -240,6 +246,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -252,6 +259,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -275,6 +283,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     Pragma: components["headers"]["Pragma"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -294,8 +294,11 @@ export interface paths {
          *     (`secret.clientSecret`); an idempotent replay answers `clientSecret: null`. Scopes that are
          *     not partner scopes are `400 validation_failed`. The display name signs the integration's
          *     writes in the history the agency reads, so it may not be, or look like, a name the service
-         *     or its staff sign with (`400 display_name_reserved`, see `CredentialCreate`). Written to the
-         *     audit log.
+         *     or its staff sign with (`400 display_name_reserved`, see `CredentialCreate`). An agency holds
+         *     at most 20 active (not revoked) partner credentials (the deployment's
+         *     `CREDENTIALS_PER_AGENCY`): one more is `409 credential_limit_reached`; revoke one first. Each
+         *     credential has its own request quota, and the agency one for all of them together (see the
+         *     partner document's *Rate limits*). Written to the audit log.
          */
         post: operations["createAgencyCredential"];
         delete?: never;
@@ -388,6 +391,8 @@ export interface paths {
          * List credentials of any agency
          * @description Credentials of every kind and agency, newest first, revoked ones included, optionally
          *     filtered by `companyId` and `kind`. Secrets are never returned, only their ids and dates.
+         *     Each read is written to the audit log (`credentials.read`: the reader, the `companyId`
+         *     filter, or none for every agency, and how many credentials the page showed).
          */
         get: operations["listCredentials"];
         put?: never;
@@ -407,7 +412,7 @@ export interface paths {
         };
         /**
          * Read a credential
-         * @description One credential of any kind and agency. Its secrets are never returned, only their ids and dates.
+         * @description One credential of any kind and agency. Its secrets are never returned, only their ids and dates. Each read is written to the audit log (`credentials.read`, naming the credential and its agency).
          */
         get: operations["getCredential"];
         put?: never;
@@ -588,7 +593,9 @@ export interface paths {
          *     API's `GET /v1/request-log` (its requests of the last 7 days, newest first, cursor-paged,
          *     with the same filters and the same write-behind delay), for staff helping an integrator:
          *     what was sent, what was answered, with which credential, from where. Never a secret, a
-         *     token or a body. Back-office requests are in no request log.
+         *     token or a body. Back-office requests are in no request log. Each read is written to the
+         *     audit log (`request_log.read`: the reader, the agency, the names of the filters used and
+         *     how many lines the page showed).
          */
         get: operations["listAgencyRequestLog"];
         put?: never;
@@ -1202,7 +1209,7 @@ export interface components {
          * @description What an audit log entry records.
          * @enum {string}
          */
-        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled" | "console.person_invited" | "console.person_reinvited" | "credential.access_refused";
+        AuditAction: "credential.created" | "credential.secret_issued" | "credential.secret_revoked" | "credential.revoked" | "statement_entry.posted" | "webhook_endpoint.disabled" | "console.person_invited" | "console.person_reinvited" | "credential.access_refused" | "credentials.read" | "request_log.read";
         /**
          * @description The reviewer's proposal. Amounts in BRL, greater than 0, at most 2 decimal places (checked
          *     exactly on the decimal value, so it is not expressed as `multipleOf`);
@@ -1550,7 +1557,7 @@ export interface components {
              */
             id: number;
             /**
-             * @description Who acted (`staff:<name>`, `director:<name>`, or a process such as `quick-start`).
+             * @description Who acted (`staff:<name>`, `director:<name>`, or a process such as `quick-start` or `admin-cli`).
              * @example staff:Ana Revisora
              */
             actor: string;
@@ -1657,6 +1664,7 @@ export interface components {
          *     | `already_revoked` | 409 | The secret or credential is already revoked. |
          *     | `credential_revoked` | 409 | A secret cannot be issued for a revoked credential. |
          *     | `secret_limit_reached` | 409 | The credential already holds 2 active secrets. |
+         *     | `credential_limit_reached` | 409 | The agency already holds as many active partner credentials as it may (20 by default). |
          *     | `request_timeout` | 408 | The request did not arrive in time; the connection is closed. |
          *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
          *     | `payload_too_large` | 413 | Body above 100 KB. |
@@ -1707,6 +1715,7 @@ export interface components {
                 "Service-Effects": components["headers"]["ServiceEffects"];
                 "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1773,6 +1782,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1797,6 +1807,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1818,6 +1829,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1843,6 +1855,7 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1868,6 +1881,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1888,6 +1902,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1911,6 +1926,7 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1932,6 +1948,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1952,6 +1969,7 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1973,6 +1991,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -1993,6 +2012,7 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2012,12 +2032,13 @@ export interface components {
         /**
          * @description Conflict. Codes: `idempotency_key_in_use` (`Retry-After: 1`), `invalid_state` (the status
          *     machine does not allow this operation now), `already_revoked`, `credential_revoked`,
-         *     `secret_limit_reached`.
+         *     `secret_limit_reached`, `credential_limit_reached`.
          */
         Conflict: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2125,16 +2146,20 @@ export interface components {
     headers: {
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
-         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
-         * @example default;r=1130;t=42
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
+         *     then, when the deployment has an agency quota, what is left of the quota of the
+         *     credential's company (an agency's credentials together; staff credentials share the
+         *     company `back-office`) as a second list member, `agency;r=3310;t=42`. On every answer to a
+         *     request whose token was accepted, `403` included (not on `401`).
+         * @example default;r=1130;t=42, agency;r=3310;t=42
          */
         RateLimit: string;
         /**
          * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
-         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-         *     accepted, `403` included (not on `401`).
-         * @example default;q=1200;w=60
+         *     `w` seconds, for example `default;q=1200;w=60`; then, when the deployment has an agency quota,
+         *     its company's, `agency;q=3600;w=60`. On every answer to a request whose token was accepted,
+         *     `403` included (not on `401`).
+         * @example default;q=1200;w=60, agency;q=3600;w=60
          */
         RateLimitPolicy: string;
         /**
@@ -2161,6 +2186,8 @@ export interface components {
          * @example erp-7d41c2e0-batch-17
          */
         XCorrelationId: string;
+        /** @description Always `nosniff` (every answer, errors and public pages included), so that no browser reads an answer as another type than its `Content-Type`. */
+        XContentTypeOptions: "nosniff";
         /**
          * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
          *     expired or revoked token, or a token of the other environment:
@@ -2219,6 +2246,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Company-Id": components["headers"]["CompanyId"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2279,6 +2307,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2339,6 +2368,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2696,6 +2726,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3026,6 +3057,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3092,6 +3124,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3160,6 +3193,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3223,6 +3257,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3291,6 +3326,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3354,6 +3390,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3420,6 +3457,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3465,6 +3503,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3531,6 +3570,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3594,6 +3634,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3652,6 +3693,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3710,6 +3752,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3770,6 +3813,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3829,6 +3873,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3900,6 +3945,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3956,6 +4002,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -66,7 +66,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Always `nosniff`, on every answer of the service. */
+        XContentTypeOptions: "nosniff";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -83,6 +86,7 @@ export interface operations {
             /** @description The process is alive. */
             200: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -108,6 +112,7 @@ export interface operations {
             /** @description Ready for traffic. */
             200: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -122,6 +127,7 @@ export interface operations {
             /** @description Not ready; send traffic elsewhere and ask again. */
             503: {
                 headers: {
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     /** @description Seconds before asking again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;

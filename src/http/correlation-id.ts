@@ -1,6 +1,7 @@
 /**
  * Every response carries X-Correlation-Id: the caller's value when it is well-formed, otherwise a
- * new one. The same value is in the error body and in every log line of the request.
+ * new one. The same value is in the error body and in every log line of the request. Every
+ * response also carries `X-Content-Type-Options: nosniff` (set here, the first step of every answer).
  */
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
@@ -21,5 +22,7 @@ export function correlationIdOf(supplied: string | string[] | undefined): string
 export function correlationId(req: Request, res: Response, next: NextFunction): void {
   req.correlationId = correlationIdOf(req.get('x-correlation-id'));
   res.setHeader('X-Correlation-Id', req.correlationId);
+  // Issue 34 item 7: no answer, error or page, is ever read by a browser as another type than it says.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   next();
 }

@@ -5,6 +5,19 @@ export class SerializedJson {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A body built once and shared by every answer that sends it (a published document or page, in
+ * one of its encodings): written from these bytes, never serialised or copied per request, so a
+ * reader that takes its time holds a reference, not a copy.
+ */
+export class PreparedBytes {
+  constructor(
+    readonly bytes: Buffer,
+    /** The Content-Type header, parameters included. */
+    readonly contentType: string,
+  ) {}
+}
+
 export interface HttpResult {
   status: number;
   body?: unknown;

@@ -8,6 +8,7 @@
  */
 import type { ListBounds } from '../contract/list-bounds';
 import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResult } from './contract-types';
+import type { PreparedRepresentations } from './representations';
 
 /** Facts of the request beyond its validated values. */
 export interface RequestFacts {
@@ -110,6 +111,14 @@ export interface OperationRegistry<Ops, Work> {
     operationId: Id,
     handler: (input: OperationInput<Contract<Ops, Id>>, request: RequestFacts) => Promise<OperationResult<Contract<Ops, Id>>>,
   ): DeclaredOperation<Work>;
+  /**
+   * A public operation that answers a page built once (a published document, representations.ts):
+   * the pipeline chooses its encoding by Accept-Encoding and answers 304 to a matching If-None-Match.
+   */
+  definePreparedPage<Id extends OperationIds<Ops, false>>(
+    operationId: Id,
+    page: (request: RequestFacts) => Promise<PreparedRepresentations>,
+  ): DeclaredOperation<Work>;
 }
 
 /** The define functions of one contract (`Ops`, its generated `operations`) and one kind of unit of work. */
@@ -123,6 +132,13 @@ export function operationRegistry<Ops, Work>(): OperationRegistry<Ops, Work> {
         operationId,
         isPublic: true,
         handler: (input: never, _work: unknown, request: RequestFacts) => handler(input, request),
+      } as DeclaredOperation<Work>;
+    },
+    definePreparedPage(operationId: string, page: (request: RequestFacts) => Promise<PreparedRepresentations>) {
+      return {
+        operationId,
+        isPublic: true,
+        handler: async (_input: unknown, _work: unknown, request: RequestFacts) => ({ status: 200, body: await page(request) }),
       } as DeclaredOperation<Work>;
     },
   } as OperationRegistry<Ops, Work>;

@@ -2,7 +2,8 @@
  * The one pipeline of an API document (the partner API, the back office): every cross-cutting rule
  * lives here or in the modules it calls, in this order:
  *   route (the document's routes, document-router.ts)  ->  authenticate once, count the request
- *   against the credential's quota (rate-limits.ts) and check the operation's scopes  ->  read the
+ *   against the credential's and the agency's quotas (rate-limits.ts; a request without a token
+ *   against its address's) and check the operation's scopes  ->  read the
  *   declared query and the body  ->  validate them against the contract (openapi-backend's compiled
  *   validators, request-validation.ts)  ->  writes: Idempotency-Key claim and one transaction  ->  If-Match
  *   precondition  ->  the declared handler on a company-scoped unit of work  ->  response headers
@@ -63,8 +64,10 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   idempotency: IdempotencyOptions;
   /** Reads the streaming replica may serve (absent: none). */
   replicaReads?: ReplicaReads;
-  /** Quotas and search limits per credential (absent: none). */
+  /** Quotas and search limits per credential and agency, and the quota of requests without a token (absent: none). */
   rateLimits?: RateLimits;
+  /** Count this API's requests to operations without security against their address's quota (not the health probes). */
+  countAnonymous?: boolean;
   /** Tests turn this on: a response that the contract does not allow becomes a 500. */
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation (the suite's tally of the operations it exercised). */
@@ -128,12 +131,12 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // carries the headers: a credential that keeps calling with the wrong scope is limited like
     // any other (429 once its quota is spent), and the contract's promise of the headers on every
     // answer to an accepted token holds.
-    if (options.rateLimits) exchange.rateLimit = await options.rateLimits.consume(principal.credentialId, expensive);
+    if (options.rateLimits) exchange.rateLimit = await options.rateLimits.consume(principal, expensive);
     if (refusal) throw refusal;
     // Released when the answer is over, or at once when the client already hung up while this
     // request was being admitted (its 'close' came before a listener could: the slot would be kept
     // for good). on-finished covers both.
-    if (expensive && options.rateLimits) onFinished(exchange.req.res!, options.rateLimits.admitSearch(principal.credentialId));
+    if (expensive && options.rateLimits) onFinished(exchange.req.res!, options.rateLimits.admitSearch(principal));
     return principal;
   };
 
@@ -155,6 +158,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     // are read only for a caller that may call the operation.
     const secured = (operation.security ?? []).length > 0;
     const principal = secured ? await inSpan('pipeline.authenticate', () => authorise(operationId, headers, rawQuery, exchange)) : undefined;
+    if (!secured && options.countAnonymous) await options.rateLimits?.consumeAnonymous(req.ip);
     const declared = declarations.get(operationId);
     const { query, body, validated } = inSpan('pipeline.validate', () => {
       const query = declaredQuery(plan.query, rawQuery);

@@ -62,9 +62,3 @@ export function parseBody(declared: string[], req: Request): unknown {
   }
   return body;
 }
-
-/** The first value of a request header. */
-export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-}

@@ -15,7 +15,8 @@ import { runIdempotentWrite, type IdempotencyOptions } from './idempotent-write'
 import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation-registry';
 import type { OperationPlan } from './operation-plan';
 import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
-import { headerValue } from './request-parsing';
+import { PreparedRepresentations } from './representations';
+import { headerValue } from './header-value';
 import { inSpan } from '../tracing/tracing';
 
 export interface OperationCall<Work> {
@@ -52,11 +53,8 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
   const { declared, plan, facts, principal } = call;
   const handlerSpan = { 'rg.operation_id': declared.operationId };
   if (declared.isPublic || !principal) {
-    return httpResultOf(
-      plan,
-      (await inSpan('pipeline.handler', () => declared.handler(call.input, undefined, facts), handlerSpan)) as TypedResult,
-      facts,
-    );
+    const result = (await inSpan('pipeline.handler', () => declared.handler(call.input, undefined, facts), handlerSpan)) as TypedResult;
+    return result.body instanceof PreparedRepresentations ? result.body.answer(call.headers) : httpResultOf(plan, result, facts);
   }
   // A write's key is read before its If-Match, as the contract lists their errors.
   const key = plan.isWrite ? parseIdempotencyKey(headerValue(call.headers, 'idempotency-key')) : undefined;

@@ -6,13 +6,19 @@
  * included, and Node leaves the body out.
  */
 import type { ServerResponse } from 'node:http';
-import { SerializedJson, type HttpResult } from './http-result';
+import { PreparedBytes, SerializedJson, type HttpResult } from './http-result';
 
 export function sendResult(res: ServerResponse, result: HttpResult): void {
   res.statusCode = result.status;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   if (result.body === undefined || result.status === 304 || result.status === 204) {
     res.end();
+    return;
+  }
+  if (result.body instanceof PreparedBytes) {
+    res.setHeader('Content-Type', result.body.contentType);
+    res.setHeader('Content-Length', result.body.bytes.length);
+    res.end(result.body.bytes);
     return;
   }
   const text = result.body instanceof SerializedJson ? result.body.text : result.contentType ? String(result.body) : JSON.stringify(result.body);

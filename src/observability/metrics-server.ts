@@ -10,6 +10,7 @@ export async function startMetricsServer(host: string, port: number, cluster: bo
   if (port === 0) return undefined;
   const aggregator = cluster ? new client.AggregatorRegistry() : undefined;
   const server = http.createServer((req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
       return;

@@ -29,7 +29,7 @@ export const metrics = {
   }),
   rateLimited: new client.Counter({
     name: 'rate_limit_rejections_total',
-    help: 'Requests refused by a limit: quota (429 rate_limited), search_concurrency (429), search_capacity (503).',
+    help: 'Requests refused by a limit: quota, agency_quota, anonymous (429 rate_limited), search_concurrency, agency_search_concurrency (429), search_capacity (503).',
     labelNames: ['reason'] as const,
   }),
   schedulerTransitions: new client.Counter({
@@ -43,6 +43,11 @@ export const metrics = {
     labelNames: ['reason'] as const,
   }),
   schedulerRuns: new client.Counter({ name: 'scheduler_runs_total', help: 'Scheduler runs finished by this process.' }),
+  publishedPageBuilds: new client.Counter({
+    name: 'published_page_builds_total',
+    help: 'Published pages (the partner document as json or yaml, the reference page as html) built and compressed by this process, per kind: once per origin.',
+    labelNames: ['kind'] as const,
+  }),
   tokens: new client.Counter({
     name: 'token_requests_total',
     help: 'Token endpoint answers by outcome: issued, or the OAuth error code.',

@@ -44,4 +44,4 @@ export function partnerWork(rules: GuaranteeRules, webhookRules: WebhookRules, l
   };
 }
 
-export const { defineOperation, definePublicOperation } = operationRegistry<operations, PartnerWork>();
+export const { defineOperation, definePublicOperation, definePreparedPage } = operationRegistry<operations, PartnerWork>();

@@ -7,6 +7,8 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import { ValidationFailed } from '../errors';
+import { decodeCursor, encodeCursor } from '../validation/cursor';
+import { instantOf } from '../validation/time-values';
 import type { components } from '../generated/partner-api';
 
 /** How long lines are kept (documented in partner.yaml). */
@@ -78,18 +80,14 @@ function toView(row: Row): RequestLogView {
   };
 }
 
-const MAX_BIGINT = 2n ** 63n - 1n;
-
-/** The opaque cursor: the line's arrival time (ms since the epoch) and id, base64url. */
+/** The opaque cursor: the line's arrival time (ms since the epoch) and id (src/validation/cursor.ts). */
 export function cursorOf(at: Date, id: bigint): string {
-  return Buffer.from(`${at.getTime()}.${id}`).toString('base64url');
+  return encodeCursor([BigInt(at.getTime()), id]);
 }
 
-/** The cursor's parts, or null when it is not one of ours. */
+/** The cursor's parts, or null when it is not one of ours (a time outside the years 0001-9999 included). */
 export function parseCursor(cursor: string): { at: Date; id: bigint } | null {
-  const match = /^(\d{1,15})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) return null;
-  const at = Number(match[1]);
-  const id = BigInt(match[2]!);
-  return at <= 8_640_000_000_000_000 && id <= MAX_BIGINT ? { at: new Date(at), id } : null;
+  const parts = decodeCursor(cursor, 2);
+  const at = parts ? instantOf(Number(parts[0])) : null;
+  return parts && at ? { at, id: parts[1]! } : null;
 }

@@ -33,7 +33,7 @@ export function answerMalformedRequests(server: Server): void {
     );
     socket.end(
       `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nX-Correlation-Id: ${correlationId}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nX-Correlation-Id: ${correlationId}\r\nX-Content-Type-Options: nosniff\r\n` +
         `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   });
@@ -47,6 +47,7 @@ export function answerMalformedRequests(server: Server): void {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'X-Correlation-Id': correlationId,
+      'X-Content-Type-Options': 'nosniff',
       Connection: 'close',
     });
     res.end(body);

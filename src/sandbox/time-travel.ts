@@ -18,10 +18,16 @@ import { BadRequest, Conflict, rentalInsuranceNotFound, ValidationFailed } from 
 import { findGuarantee, lockGuarantee } from '../guarantees/guarantee-repository';
 import type { GuaranteeRow } from '../guarantees/guarantee-mapper';
 import type { ScheduledJob } from '../scheduler/job';
-import { addDuration } from './clock-duration';
+import { addDuration, parseDateTime, parseDuration } from '../validation/time-values';
 
 /** One call moves a clock by at most this much, so that its dates stay readable and its work bounded. */
 export const MAX_ADVANCE_DAYS = 1830;
+/**
+ * A guarantee's clock is at most this far ahead of the wall clock (about 100 years), so that every
+ * date derived from it (a review's billing and termination days, 30 months on; archiving, a year
+ * after termination) stays far inside the years 0001-9999 that the documents' formats allow.
+ */
+export const MAX_CLOCK_OFFSET_DAYS = 36_525;
 /** Steps one call applies at most; a guarantee's lifecycle has far fewer (the scheduler takes any rest). */
 export const MAX_STEPS = 20;
 const DAY_MS = 86_400_000;
@@ -52,7 +58,7 @@ export async function advanceClock(
   if (!locked) throw rentalInsuranceNotFound();
   const wall = Date.now();
   const previousNow = new Date(wall + Number(locked.clockOffsetMs));
-  const now = targetTime(previousNow, request);
+  const now = targetTime(previousNow, request, wall);
   await db.$executeRaw`UPDATE rental_insurances SET clock_offset_ms = ${BigInt(now.getTime() - wall)} WHERE id = ${id}`;
 
   const steps: ClockAdvance['steps'] = [];
@@ -69,23 +75,34 @@ export async function advanceClock(
   return { previousNow, now, steps, row: (await findGuarantee(db, companyId, id))! };
 }
 
-function targetTime(previousNow: Date, request: ClockRequest): Date {
+function targetTime(previousNow: Date, request: ClockRequest, wall: number): Date {
+  const field = request.by !== undefined ? 'by' : 'to';
   let now: Date | null;
   if (request.by !== undefined) {
-    now = addDuration(previousNow, request.by);
-    if (!now) throw new ValidationFailed([`by: ${JSON.stringify(request.by)} is not an ISO 8601 duration of whole numbers such as P30D or PT1H`]);
+    const duration = parseDuration(request.by);
+    if (!duration)
+      throw new ValidationFailed([`by: ${JSON.stringify(request.by)} is not an ISO 8601 duration of whole numbers such as P30D or PT1H`]);
+    // Null: past the last instant the formats allow, necessarily more than one call may move.
+    now = addDuration(previousNow, duration);
   } else {
-    now = new Date(request.to ?? '');
-    if (Number.isNaN(now.getTime())) throw new ValidationFailed([`to: must be an RFC 3339 date-time`]);
+    now = parseDateTime(request.to ?? '');
+    if (!now) throw new ValidationFailed([`to: must be an RFC 3339 date-time between the years 0001 and 9999`]);
   }
-  if (now < previousNow) {
+  if (now && now < previousNow) {
     throw new Conflict('clock_cannot_go_back', `The guarantee's clock is at ${previousNow.toISOString()}; time travel only moves it forward.`);
   }
-  if (now.getTime() - previousNow.getTime() > MAX_ADVANCE_DAYS * DAY_MS) {
+  if (!now || now.getTime() - previousNow.getTime() > MAX_ADVANCE_DAYS * DAY_MS) {
     throw new BadRequest(
       'clock_advance_too_far',
       `One call moves a guarantee's clock by at most ${MAX_ADVANCE_DAYS} days; call again to go further.`,
-      [`${request.by !== undefined ? 'by' : 'to'}: more than ${MAX_ADVANCE_DAYS} days ahead of the guarantee's clock (${previousNow.toISOString()})`],
+      [`${field}: more than ${MAX_ADVANCE_DAYS} days ahead of the guarantee's clock (${previousNow.toISOString()})`],
+    );
+  }
+  if (now.getTime() - wall > MAX_CLOCK_OFFSET_DAYS * DAY_MS) {
+    throw new BadRequest(
+      'clock_advance_too_far',
+      `A guarantee's clock may be at most ${MAX_CLOCK_OFFSET_DAYS} days (about 100 years) ahead of the wall clock.`,
+      [`${field}: more than ${MAX_CLOCK_OFFSET_DAYS} days ahead of the wall clock`],
     );
   }
   return now;

@@ -2,7 +2,8 @@
  * Periodic clean-up that is safe to run in every service process at once (plain deletes of
  * expired rows): stored idempotent responses past their retention, expired access tokens,
  * events (with their webhook deliveries and attempts) older than EVENT_RETENTION_DAYS, and
- * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago.
+ * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago, and the scheduler's
+ * records of failed steps whose retry time is more than a day past.
  */
 import type { Config } from '../config';
 import { databaseFailed } from '../database/outage-log';
@@ -12,6 +13,7 @@ import { REVOKED_SECRET_RETENTION_DAYS } from '../auth/credential-administration
 import { inRootSpan } from '../tracing/tracing';
 import { TOKEN_HOURS_KEPT_HOURS } from '../auth/secret-use';
 import { purgeConsole } from '../people/console-housekeeping';
+import { purgeStaleFailures } from './step-failures';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
@@ -21,7 +23,7 @@ export async function purgeExpired(
   db: Database,
   retentionHours: number,
   now = new Date(),
-): Promise<{ idempotency: number; tokens: number; events: number; secrets: number }> {
+): Promise<{ idempotency: number; tokens: number; events: number; secrets: number; stepFailures: number }> {
   const idempotency = await db.idempotencyRecord.deleteMany({
     where: { createdAt: { lt: new Date(now.getTime() - retentionHours * 3_600_000) } },
   });
@@ -36,7 +38,8 @@ export async function purgeExpired(
   // expired challenges and invitations expired a week ago.
   await db.secretTokenHour.deleteMany({ where: { hour: { lt: new Date(now.getTime() - TOKEN_HOURS_KEPT_HOURS * 3_600_000) } } });
   await purgeConsole(db, now);
-  return { idempotency: idempotency.count, tokens: tokens.count, events: events.count, secrets: secrets.count };
+  const stepFailures = await purgeStaleFailures(db, now);
+  return { idempotency: idempotency.count, tokens: tokens.count, events: events.count, secrets: secrets.count, stepFailures };
 }
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {

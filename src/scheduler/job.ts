@@ -22,6 +22,7 @@ import { inUnitOfWork, type UnitOfWork } from '../database/unit-of-work';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
 import { inSpan } from '../tracing/tracing';
+import { clearFailure, failedBefore, recordFailure, waitingForRetry, type RetryDelays } from './step-failures';
 
 export interface ScheduledJob {
   /** Stable name, used in logs and in the run summary. */
@@ -47,22 +48,27 @@ export interface ScheduledJob {
 export interface JobResult {
   /** Guarantees changed. */
   processed: number;
-  /** Guarantees whose change failed (rolled back, logged, retried on the next run). */
+  /** Guarantees whose change failed (rolled back, recorded, retried after a growing delay). */
   failed: number;
 }
 
+export interface JobRun {
+  now: Date;
+  batchSize: number;
+  logger: Logger;
+  retry: RetryDelays;
+  stopping?: () => boolean;
+}
+
 /**
- * Applies `job` to at most `batchSize` guarantees. Never throws: a failing guarantee is logged
- * and left for the next run; a failure to claim (database unavailable) ends this job's run.
+ * Applies `job` to at most `batchSize` guarantees. Never throws: a failing guarantee is recorded
+ * (step-failures.ts) and left out of the runs until its retry time, so that it can never fill the
+ * batch that other guarantees, of its agency or any other, are waiting in; a failure to claim
+ * (database unavailable) ends this job's run.
  */
-export async function runJob(
-  db: Database,
-  job: ScheduledJob,
-  now: Date,
-  batchSize: number,
-  logger: Logger,
-  stopping: () => boolean = () => false,
-): Promise<JobResult> {
+export async function runJob(db: Database, job: ScheduledJob, run: JobRun): Promise<JobResult> {
+  const { now, batchSize, logger } = run;
+  const stopping = run.stopping ?? (() => false);
   const failedIds: bigint[] = [];
   let processed = 0;
   // A stop request ends the run between two guarantees, never in the middle of one.
@@ -70,15 +76,16 @@ export async function runJob(
     let claimed: bigint | undefined;
     const claimAndPerform = async (unit: UnitOfWork): Promise<boolean> => {
       const skip = failedIds.length > 0 ? Prisma.sql`AND r.id NOT IN (${Prisma.join(failedIds)})` : Prisma.empty;
-      const rows = await unit.db.$queryRaw<Array<{ id: bigint }>>`
-        SELECT r.id FROM rental_insurances r
-        WHERE ${job.eligible(now)} ${skip}
+      const rows = await unit.db.$queryRaw<Array<{ id: bigint; retried: boolean }>>`
+        SELECT r.id, ${failedBefore(job)} AS retried FROM rental_insurances r
+        WHERE ${job.eligible(now)} AND NOT ${waitingForRetry(job, now)} ${skip}
         ORDER BY ${job.order}
         LIMIT 1
         FOR UPDATE OF r SKIP LOCKED`;
       claimed = rows[0]?.id;
       if (claimed === undefined) return false;
       await job.perform(unit, claimed, now);
+      if (rows[0]!.retried) await clearFailure(unit.db, job, claimed);
       return true;
     };
     try {
@@ -95,8 +102,8 @@ export async function runJob(
       }
       failedIds.push(claimed);
       metrics.schedulerTransitions.inc({ job: job.name, outcome: 'failed' });
-      if (!databaseFailed(error))
-        logger.warn({ err: error, job: job.name, rentalInsuranceId: String(claimed) }, 'scheduled transition failed; will retry on the next run');
+      // An unavailable database is no fault of the guarantee's (and nothing could be recorded).
+      if (!databaseFailed(error)) await recordFailure(db, job, claimed, error, run);
     }
   }
   return { processed, failed: failedIds.length };

@@ -23,8 +23,9 @@ function fallbackLogger(level: string): Logger {
 }
 
 /**
- * One run of every job of `jobs`, in order, as of `now` (tests move time with it). Never throws:
- * failures are logged and the affected guarantees are retried on the next run.
+ * One run of every job of `jobs`, in order, as of `now` (tests move time with it). Never throws: a
+ * guarantee whose step fails is recorded and retried after a growing delay (step-failures.ts), left
+ * out of the runs until then.
  */
 export async function runSchedulerOnce(
   db: Database,
@@ -37,7 +38,13 @@ export async function runSchedulerOnce(
   const summary: RunSummary = {};
   for (const job of jobs) {
     if (options.stopping?.()) break;
-    summary[job.name] = await runJob(db, job, now, config.SCHEDULER_BATCH_SIZE, logger, options.stopping);
+    summary[job.name] = await runJob(db, job, {
+      now,
+      batchSize: config.SCHEDULER_BATCH_SIZE,
+      logger,
+      retry: { baseSeconds: config.SCHEDULER_RETRY_BASE_SECONDS, maxSeconds: config.SCHEDULER_RETRY_MAX_SECONDS },
+      stopping: options.stopping,
+    });
   }
   return summary;
 }

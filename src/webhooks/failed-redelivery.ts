@@ -6,7 +6,8 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
-import { BadRequest } from '../errors';
+import { BadRequest, ValidationFailed } from '../errors';
+import { parseDateTime } from '../validation/time-values';
 import { insertDeliveryJobs } from '../job-queue/delivery-queue';
 import { MAX_ATTEMPTS_PER_DELIVERY } from './webhook-pages';
 
@@ -29,8 +30,8 @@ const AT_ATTEMPT_LIMIT = Prisma.sql`EXISTS (SELECT 1 FROM webhook_attempts a WHE
 
 /** Queues the endpoint's failed deliveries of `range`, oldest first; the caller has checked that the endpoint is the agency's and enabled. */
 export async function redeliverFailed(db: Queryable, endpointId: string, range: FailedRange): Promise<FailedRedelivery> {
-  const since = new Date(range.since);
-  const until = range.until === undefined ? new Date() : new Date(range.until);
+  const since = instantOf('since', range.since);
+  const until = range.until === undefined ? new Date() : instantOf('until', range.until);
   if (since > until) throw new BadRequest('bad_request', '`since` is after `until`.', ['since: must not be after until']);
   const limit = range.limit ?? MAX_REDELIVERED_PER_CALL;
   const inRange = Prisma.sql`d.endpoint_id = ${endpointId}::uuid AND d.status = 'failed' AND d.created_at >= ${since} AND d.created_at < ${until}`;
@@ -48,4 +49,11 @@ export async function redeliverFailed(db: Queryable, endpointId: string, range: 
     SELECT (SELECT count(*) FROM queued)::int AS redelivered,
            (SELECT count(*) FROM webhook_deliveries d WHERE ${inRange} AND ${AT_ATTEMPT_LIMIT})::int AS at_limit`;
   return { redelivered: counts!.redelivered, atAttemptLimit: counts!.at_limit, more: picked.length > limit };
+}
+
+/** A `since`/`until` value, read by the documents' one date-time parser (the validator already checked its format). */
+function instantOf(name: string, text: string): Date {
+  const instant = parseDateTime(text);
+  if (!instant) throw new ValidationFailed([`${name}: must be an RFC 3339 date-time between the years 0001 and 9999`]);
+  return instant;
 }

@@ -106,6 +106,37 @@ describe('When a client puts credentials or tokens in the query string', () => {
   });
 });
 
+describe('When a secret is sent under a name that says nothing, at the most verbose log level (issue 34)', () => {
+  test('then values shaped like a webhook secret, a client secret, an access token, a bearer credential or a JWT are redacted, in the query and in the path', async () => {
+    const verbose: string[] = [];
+    const traceLog = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        verbose.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const traced = await t.anotherApp({ LOG_LEVEL: 'trace' }, { logTo: traceLog });
+    const secrets = [
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'sbx_cs_c2VjcmV0LXZhbHVlLTEyMzQ1Njc4OTA',
+      'prd_at_dG9rZW4tdmFsdWUtMTIzNDU2Nzg5MA',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl',
+    ];
+    const query = secrets.map((secret, index) => `note${index}=${encodeURIComponent(secret)}`).join('&');
+    await request(traced.app).get(`/rental-guarantee/v1/rental-insurances?${query}&q=${encodeURIComponent('Bearer abc.def')}&pageSize=5`);
+    await request(traced.app).get(`/rental-guarantee/v1/webhook-endpoints/${secrets[0]}/deliveries?memo=whsec%5Fencoded`);
+    const log = verbose.join('\n');
+    expect(verbose.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(log.includes(secret.slice(7))).toBe(false);
+    expect(log.includes('whsec_encoded') || log.includes('whsec%5Fencoded')).toBe(false);
+    const urls = verbose.map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url).filter(Boolean);
+    expect(urls).toContain(
+      `/rental-guarantee/v1/rental-insurances?note0=[redacted]&note1=[redacted]&note2=[redacted]&note3=[redacted]&q=[redacted]&pageSize=5`,
+    );
+    expect(urls).toContain('/rental-guarantee/v1/webhook-endpoints/[redacted]/deliveries?memo=[redacted]');
+  });
+});
+
 describe('When a request is answered', () => {
   test('then the log holds one line for it, with its correlation id, method, URL, status and response time', async () => {
     const answer = await request(logged.app).get('/rental-guarantee/v1/rental-insurances/42').set('X-Correlation-Id', 'log-line-check-1');

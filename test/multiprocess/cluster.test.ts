@@ -41,8 +41,8 @@ describe('When a cluster of two workers serves one credential', () => {
     expect(refused).toHaveLength(10);
     for (const answer of refused) {
       expect(answer.body?.['code']).toBe('rate_limited');
-      expect(answer.headers.get('ratelimit-policy')).toBe('default;q=30;w=300');
-      expect(answer.headers.get('ratelimit')).toMatch(/^default;r=0;t=\d+$/);
+      expect(answer.headers.get('ratelimit-policy')).toBe('default;q=30;w=300, agency;q=3600;w=300');
+      expect(answer.headers.get('ratelimit')).toMatch(/^default;r=0;t=\d+, agency;r=\d+;t=\d+$/);
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     const workers = new Set(

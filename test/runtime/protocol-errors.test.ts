@@ -26,6 +26,8 @@ beforeAll(async () => {
 function expectErrorAnswer(answer: Awaited<ReturnType<typeof rawSocketRequest>>, status: number, code: string): Record<string, unknown> {
   expect(answer.statusLine).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  // Issue 34 item 7: on every answer, these included.
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
   const correlationId = answer.headers['x-correlation-id'];
   expect(correlationId).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   const body = JSON.parse(answer.body) as Record<string, unknown>;

@@ -11,7 +11,8 @@ import { asPartner, withAuthorization } from '../support/partner-api';
 import { countGuarantees } from '../support/stored-state';
 import { useTestApp } from '../support/test-app';
 
-const t = useTestApp({ RATE_LIMIT_REQUESTS: '20', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_SEARCH_COST: '5' });
+// The credential's quota alone (the agency's has its own file, agency-quota.test.ts).
+const t = useTestApp({ RATE_LIMIT_REQUESTS: '20', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_SEARCH_COST: '5', RATE_LIMIT_AGENCY_REQUESTS: '0' });
 
 describe('When a credential calls the API', () => {
   test('then every answer, errors included, carries the policy and what is left of it', async () => {
@@ -74,15 +75,16 @@ describe('When a credential keeps calling an operation its token has no scope fo
 describe('When one credential runs several name searches at once', () => {
   test('then beyond its concurrency a search is 429, beyond the process capacity 503, and a finished search frees its place', () => {
     const limits = new RateLimits({ points: 0, windowSeconds: 60, searchCost: 10, searchConcurrency: 2, searchCapacity: 3 });
-    const first = limits.admitSearch('a');
-    limits.admitSearch('a');
-    expect(() => limits.admitSearch('a')).toThrow(expect.objectContaining({ status: 429, code: 'rate_limited' }));
-    limits.admitSearch('b');
-    expect(() => limits.admitSearch('c')).toThrow(expect.objectContaining({ status: 503, code: 'service_unavailable' }));
+    const who = (id: string) => ({ credentialId: id, companyId: `agency-${id}` });
+    const first = limits.admitSearch(who('a'));
+    limits.admitSearch(who('a'));
+    expect(() => limits.admitSearch(who('a'))).toThrow(expect.objectContaining({ status: 429, code: 'rate_limited' }));
+    limits.admitSearch(who('b'));
+    expect(() => limits.admitSearch(who('c'))).toThrow(expect.objectContaining({ status: 503, code: 'service_unavailable' }));
     first();
     first(); // releasing twice frees one place only
-    expect(() => limits.admitSearch('c')).not.toThrow();
-    expect(() => limits.admitSearch('d')).toThrow(expect.objectContaining({ status: 503 }));
+    expect(() => limits.admitSearch(who('c'))).not.toThrow();
+    expect(() => limits.admitSearch(who('d'))).toThrow(expect.objectContaining({ status: 503 }));
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The API quota held across hosts (issue 24 item 4): two service apps, standing for two hosts,
  * count one credential's requests in one Redis (RATE_LIMIT_REDIS_URL), so the credential gets the
- * quota once, not once per host. Redis unreachable: each host counts alone, and nothing is refused
+ * quota once, not once per host, and an agency its own quota once (issue 34 item 6). Redis unreachable: each host counts alone, and nothing is refused
  * for it.
  */
 import { closeQuotaStores } from '../../src/http/quota-store';
@@ -40,6 +40,19 @@ describe('When one credential calls two hosts that share the quota store', () =>
     expectErrorBody(await onB.list(), 429, 'rate_limited');
     // Another credential has a quota of its own.
     expect((await asPartner(hostB, await t.newAgency()).list()).status).toBe(200);
+  });
+
+  test('then two credentials of one agency on the two hosts get the agency quota once across both', async () => {
+    const agencyQuota = { ...quota(), RATE_LIMIT_AGENCY_REQUESTS: '6' };
+    const [hostA, hostB] = [await t.anotherApp(agencyQuota), await t.anotherApp(agencyQuota)];
+    const first = await t.newAgency();
+    const second = await t.newAgency({ companyId: first.companyId });
+    const [onA, onB] = [asPartner(hostA, first), asPartner(hostB, second)];
+    for (let call = 0; call < 6; call += 1) expect((await (call % 2 === 0 ? onA : onB).list()).status).toBe(200);
+    const refused = await onB.list();
+    expectErrorBody(refused, 429, 'rate_limited');
+    expect(refused.headers['ratelimit']).toMatch(/^default;r=\d+;t=\d+, agency;r=0;t=\d+$/);
+    expectErrorBody(await onA.list(), 429, 'rate_limited');
   });
 
   test('then with Redis down each host counts alone (nothing refused for the outage), and the count is shared again once it is back', async () => {

@@ -24,6 +24,10 @@ describe('When the body of a time travel is not exactly one valid `by` or `to`, 
     ['an unknown field', { by: 'P1D', at: 'now' }, 'validation_failed'],
     ['more than 1,830 days', { by: 'P6Y' }, 'clock_advance_too_far'],
     ['a time more than 1,830 days ahead', { to: '2099-01-01T00:00:00Z' }, 'clock_advance_too_far'],
+    ['a duration past year 9999 (issue 34: it answered 500)', { by: 'P274000Y' }, 'clock_advance_too_far'],
+    ['a duration with more digits than the format allows', { by: 'P9999999Y' }, 'validation_failed'],
+    ['a time past year 9999', { to: '10000-01-01T00:00:00Z' }, 'validation_failed'],
+    ['a time of year 0', { to: '0000-01-01T00:00:00Z' }, 'validation_failed'],
   ])('%s', async (_case, body, code) => {
     const created = await partner.newGuarantee();
     const response = await partner.advanceClock(created.id, body);
@@ -32,6 +36,21 @@ describe('When the body of a time travel is not exactly one valid `by` or `to`, 
     expect(await clockOffset(world, created.id)).toBe(0n);
     expect(await partner.current(created.id)).toMatchObject({ status: 'under_review', updatedAt: created.updatedAt, etag: 'W/"1"' });
   });
+});
+
+test('When a guarantee’s clock would go more than 36,525 days ahead of the wall clock in all, then it is 400 clock_advance_too_far and the clock stays', async () => {
+  const created = await partner.newGuarantee();
+  // 19 calls of 1,830 days reach 34,770 days; the 20th would pass 36,525.
+  for (let call = 0; call < 19; call += 1) expect((await partner.advanceClock(created.id, { by: 'P1830D' })).status).toBe(200);
+  const offset = await clockOffset(world, created.id);
+  const further = await partner.advanceClock(created.id, { by: 'P1830D' });
+  expectErrorBody(further, 400, 'clock_advance_too_far');
+  expectDetailFor(further, 'by');
+  expect(further.body.message).toContain('36525 days');
+  expect(await clockOffset(world, created.id)).toBe(offset);
+  // Up to the bound itself is still allowed.
+  const upTo = new Date(Date.now() + 36_525 * 86_400_000 - 3_600_000).toISOString();
+  expect((await partner.advanceClock(created.id, { to: upTo })).status).toBe(200);
 });
 
 test('When the time asked for is before the guarantee’s time, then it is 409 clock_cannot_go_back and its clock stays', async () => {

@@ -63,7 +63,7 @@ test('When a guarantee is locked by a write in progress, then the scheduler skip
   expect((await partner.current(created.id)).status).toBe('expired');
 });
 
-test('When a change fails for one guarantee, then it is logged, the others are still changed, the run does not throw, and the next run retries it', async () => {
+test('When a change fails for one guarantee, then it is logged, the others are still changed, the run does not throw, and a run after its retry delay retries it', async () => {
   const failing = await partner.newGuarantee();
   const healthy = await partner.newGuarantee();
   await office.approve(failing.id);
@@ -96,7 +96,13 @@ test('When a change fails for one guarantee, then it is logged, the others are s
     await world.db.$executeRawUnsafe('DROP TRIGGER test_refuse_history ON history_entries');
     await world.db.$executeRawUnsafe('DROP FUNCTION test_refuse_history()');
   }
-  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(300));
+  // Before its retry delay (SCHEDULER_RETRY_BASE_SECONDS) a run leaves it out; after, a run retries it.
+  expect((await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(300)))['expire_proposals']).toEqual({
+    processed: 0,
+    failed: 0,
+  });
+  expect((await partner.current(failing.id)).status).toBe('approved');
+  await runSchedulerOnce(world.db, world.config, scheduledJobs(world.config), later(300, world.config.SCHEDULER_RETRY_BASE_SECONDS * 1000 + 1000));
   expect((await partner.current(failing.id)).status).toBe('expired');
   expect((await partner.historyEntries(failing.id)).filter((entry) => entry.status.code === 'expired')).toHaveLength(1);
 });

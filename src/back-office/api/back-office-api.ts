@@ -26,6 +26,6 @@ export function backOfficeApi(config: Config, db?: Database): ApiDefinition<Back
       ...requestLogOperations,
       ...agencyViewOperations,
     ],
-    workFor: backOfficeWork(config.ENVIRONMENT, { box: secretBox(config), policy: urlPolicy(config) }, db),
+    workFor: backOfficeWork(config.ENVIRONMENT, config.CREDENTIALS_PER_AGENCY, { box: secretBox(config), policy: urlPolicy(config) }, db),
   };
 }

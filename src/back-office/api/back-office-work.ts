@@ -22,6 +22,8 @@ export interface BackOfficeWork {
   /** The unit's database handle (the write's transaction), for reads and plain statements. */
   db: Queryable;
   environment: Environment;
+  /** Active partner credentials one agency may hold (CREDENTIALS_PER_AGENCY). */
+  credentialsPerAgency: number;
   /** The caller as a staff member or a director; 403 when its credential is of another kind. */
   operator(kind: 'staff' | 'director', scope: string): Operator;
   /**
@@ -33,11 +35,12 @@ export interface BackOfficeWork {
   agency(companyId: string): { guarantees: CompanyGuarantees; webhooks: CompanyWebhooks };
 }
 
-export function backOfficeWork(environment: Environment, webhookRules: WebhookRules, db?: Database) {
+export function backOfficeWork(environment: Environment, credentialsPerAgency: number, webhookRules: WebhookRules, db?: Database) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
     unit,
     db: unit.db,
     environment,
+    credentialsPerAgency,
     operator: (kind, scope) => operatorOf(principal, kind, scope),
     recordRefusal: async (entry) => {
       if (db) await recordAudit(db, entry);

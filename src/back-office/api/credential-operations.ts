@@ -1,10 +1,10 @@
 /**
- * The back office's credential operations: staff oversee every credential and the audit log; an
+ * The back office's credential operations: staff oversee every credential (each read audited) and the audit log; an
  * agency's director creates, rotates and revokes the agency's partner credentials. A new secret is
  * shown once: the stored (and replayed) response holds `clientSecret: null`, and only the first
  * execution's response gets the secret, after the transaction committed (`revealOnce`).
  */
-import { listAuditLog } from '../../auth/audit-log';
+import { listAuditLog, recordAudit } from '../../auth/audit-log';
 import {
   directorReach,
   findCredential,
@@ -91,16 +91,25 @@ export const credentialOperations = [
   }),
   defineOperation('listCredentials', {
     handler: async ({ query }, work, request) => {
-      const { reach } = reachOf(work, 'staff');
+      const { operator, reach } = reachOf(work, 'staff');
       const page = pageRequest(query, request);
       const { rows, total } = await listCredentials(work.db, reach, { companyId: query.companyId, kind: query.kind }, page);
+      // Staff reading agencies' credentials leave an entry: which agency (none: every agency) and how many were shown.
+      await recordAudit(work.db, {
+        actor: operator.audit,
+        action: 'credentials.read',
+        companyId: query.companyId ?? null,
+        details: { kind: query.kind ?? null, page: page.number, credentials: rows.length },
+      });
       return { status: 200, body: halPage(request, 'credentials', rows.map(toCredential), total, page) };
     },
   }),
   defineOperation('getCredential', {
     handler: async ({ params }, work) => {
-      const { reach } = reachOf(work, 'staff');
-      return { status: 200, body: toCredential(await findCredential(work.db, reach, params.credentialId)) };
+      const { operator, reach } = reachOf(work, 'staff');
+      const credential = await findCredential(work.db, reach, params.credentialId);
+      await recordAudit(work.db, { actor: operator.audit, action: 'credentials.read', companyId: credential.companyId, credentialId: credential.id });
+      return { status: 200, body: toCredential(credential) };
     },
   }),
   defineOperation('listAuditLog', {
@@ -126,6 +135,7 @@ export const credentialOperations = [
         kind: 'partner',
         via: operator.audit.via,
         actorClientId: operator.clientId,
+        partnerCredentialsPerAgency: work.credentialsPerAgency,
       });
       const view = await findCredential(work.db, reach, created.credentialId);
       return { status: 201, body: toCredentialWithSecret(view, created.secretId), revealOnce: withSecret(created.clientSecret) };

@@ -1,4 +1,5 @@
-/** Back office: an agency's request log as the agency reads it (issue 26 item 1; staff, ops:credentials:admin). */
+/** Back office: an agency's request log as the agency reads it (issue 26 item 1; staff, ops:credentials:admin), each read audited. */
+import { recordAudit } from '../../auth/audit-log';
 import { pageLink } from '../../http/paging';
 import { requestLogPage } from '../../request-log/request-log-page';
 import { readRequestLog } from '../../request-log/request-log-reader';
@@ -7,16 +8,21 @@ import { defineOperation, SCOPE } from './back-office-work';
 export const requestLogOperations = [
   defineOperation('listAgencyRequestLog', {
     handler: async ({ query }, work, request) => {
-      work.operator('staff', SCOPE.admin);
+      const operator = work.operator('staff', SCOPE.admin);
       const { companyId, ...filters } = query;
-      return {
-        status: 200,
-        body: await requestLogPage(
-          filters,
-          (read) => readRequestLog(work.db, companyId, read),
-          (paging) => pageLink(request, paging),
-        ),
-      };
+      const page = await requestLogPage(
+        filters,
+        (read) => readRequestLog(work.db, companyId, read),
+        (paging) => pageLink(request, paging),
+      );
+      // Staff reading an agency's traffic leave an entry (the filters' names, not their values).
+      await recordAudit(work.db, {
+        actor: operator.audit,
+        action: 'request_log.read',
+        companyId,
+        details: { filters: Object.keys(filters).sort(), lines: page._embedded.requestLog.length },
+      });
+      return { status: 200, body: page };
     },
   }),
 ];

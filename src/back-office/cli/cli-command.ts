@@ -1,6 +1,7 @@
 /** The shape of an admin command-line command: parsed options in, a result printed as text or JSON. */
 import type { Config } from '../../config';
 import type { Database } from '../../database/prisma-client';
+import { staffActor, type AuditActor } from '../../auth/audit-log';
 
 export interface CommandContext {
   db: Database;
@@ -35,4 +36,10 @@ export function requiredOption(ctx: CommandContext, name: string): string {
 export function optionalText(ctx: CommandContext, name: string): string | undefined {
   const value = ctx.options[name];
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Who reads with the admin tool, for the audit log: `--staff <name>`, or the tool itself. */
+export function readerOf(ctx: CommandContext): AuditActor {
+  const staff = optionalText(ctx, 'staff');
+  return staff === undefined ? { label: 'admin-cli', via: 'cli' } : staffActor(staff, 'cli');
 }

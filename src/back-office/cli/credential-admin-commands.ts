@@ -2,7 +2,7 @@
  * Credential administration in the admin tool (back office): listing, rotation, revocation and the
  * audit log, through the same service functions as the back-office API.
  */
-import { directorActor, listAuditLog, staffActor, type AuditActor } from '../../auth/audit-log';
+import { directorActor, listAuditLog, recordAudit, staffActor, type AuditActor } from '../../auth/audit-log';
 import {
   directorReach,
   issueSecret,
@@ -16,7 +16,7 @@ import type { CredentialKind } from '../../auth/scopes';
 import type { Transaction } from '../../database/prisma-client';
 import { pageRequest, type PageRequest } from '../../http/paging';
 import { toAuditLogEntry, toCredential } from '../api/mappers';
-import { optionalText, requiredOption, UsageError, type CliCommand, type CommandContext } from './cli-command';
+import { optionalText, readerOf, requiredOption, UsageError, type CliCommand, type CommandContext } from './cli-command';
 
 const pageOptions = {
   page: { description: 'zero-based page (default 0)' },
@@ -52,6 +52,7 @@ export const listCredentialsCommand: CliCommand = {
   options: {
     company: { description: 'only this company' },
     kind: { description: 'only this kind: partner, staff or director' },
+    staff: { description: 'your name, for the audit log (default: admin-cli)' },
     ...pageOptions,
   },
   async run(ctx) {
@@ -65,6 +66,12 @@ export const listCredentialsCommand: CliCommand = {
       page,
     );
     const items = rows.map(toCredential);
+    await recordAudit(ctx.db, {
+      actor: readerOf(ctx),
+      action: 'credentials.read',
+      companyId: optionalText(ctx, 'company') ?? null,
+      details: { kind: kind ?? null, page: page.number, credentials: items.length },
+    });
     return {
       json: pageJson(items, total, page),
       text: [

@@ -15,7 +15,7 @@ import { optionalText, requiredOption, UsageError, type CliCommand, type Command
 
 export const createCredentialCommand: CliCommand = {
   name: 'credentials create',
-  summary: 'Create a partner credential for an agency; prints the client secret once',
+  summary: 'Create a partner credential for an agency (at most CREDENTIALS_PER_AGENCY active ones); prints the client secret once',
   options: {
     company: { description: 'company (agency) id; created if new', required: true },
     'company-name': { description: 'company display name when it is new' },
@@ -35,6 +35,7 @@ export const createCredentialCommand: CliCommand = {
         scopes,
         createdBy: `director:${requiredOption(ctx, 'director')}`,
         via: 'cli',
+        partnerCredentialsPerAgency: ctx.config.CREDENTIALS_PER_AGENCY,
       });
       return {
         json: credential,

@@ -1,6 +1,7 @@
 /** Admin tool: an agency's request log, newest first, as the agency reads it (issue 26 item 1). */
 import { readRequestLog } from '../../request-log/request-log-reader';
-import { optionalText, requiredOption, UsageError, type CliCommand } from './cli-command';
+import { recordAudit } from '../../auth/audit-log';
+import { optionalText, readerOf, requiredOption, UsageError, type CliCommand } from './cli-command';
 
 export const requestLogCommands: CliCommand[] = [
   {
@@ -11,6 +12,7 @@ export const requestLogCommands: CliCommand[] = [
       'status-class': { description: 'only 2xx, 3xx, 4xx or 5xx (comma-separated)' },
       'correlation-id': { description: 'only the request answered with this X-Correlation-Id' },
       limit: { description: 'lines, 1 to 200 (default 50)' },
+      staff: { description: 'your name, for the audit log (default: admin-cli)' },
     },
     async run(ctx) {
       const limit = Number(optionalText(ctx, 'limit') ?? 50);
@@ -24,6 +26,12 @@ export const requestLogCommands: CliCommand[] = [
         limit,
         ...(statusClass ? { statusClass } : {}),
         ...(correlationId ? { correlationId } : {}),
+      });
+      await recordAudit(ctx.db, {
+        actor: readerOf(ctx),
+        action: 'request_log.read',
+        companyId: requiredOption(ctx, 'company'),
+        details: { filters: [...(statusClass ? ['statusClass'] : []), ...(correlationId ? ['correlationId'] : [])], lines: items.length },
       });
       return {
         json: { items },

@@ -244,7 +244,10 @@ export interface paths {
          *
          *     Exactly one of `by` and `to` (`400 validation_failed` otherwise, or for a malformed value).
          *     A time before the guarantee's current time: `409 clock_cannot_go_back`. At most 1,830 days
-         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. Any
+         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. In
+         *     all, a guarantee's clock may be at most 36,525 days (about 100 years) ahead of the wall
+         *     clock, so that every date the sandbox derives from it stays within the years the date
+         *     formats allow: a call that would go further is `400 clock_advance_too_far` too. Any
          *     status may be advanced (a closed guarantee just keeps its clock). Requires
          *     `Idempotency-Key`; no `If-Match` (like accept and refuse). The answer's `ETag` is the
          *     guarantee's version after the steps; moving the clock alone does not change it.
@@ -723,7 +726,8 @@ export interface paths {
         /**
          * Get this OpenAPI document (JSON)
          * @description This document in JSON, with `servers` set to the deployment that answers. Public: no token
-         *     needed.
+         *     needed; counted per client address (see *Rate limits*). Built once per deployment, sent
+         *     compressed as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          */
         get: operations["getOpenApiJson"];
         put?: never;
@@ -744,7 +748,8 @@ export interface paths {
         /**
          * Get this OpenAPI document (YAML)
          * @description This document in YAML, with `servers` set to the deployment that answers. Public: no token
-         *     needed.
+         *     needed; counted per client address (see *Rate limits*). Built once per deployment, sent
+         *     compressed as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          */
         get: operations["getOpenApiYaml"];
         put?: never;
@@ -767,7 +772,9 @@ export interface paths {
          * @description This document rendered as a human-readable API reference (Scalar), with `servers` and the
          *     token URL set to the deployment that answers. One self-contained HTML page: the renderer and
          *     the document are inlined, and the page loads nothing from any other address (no CDN, fonts,
-         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed.
+         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed;
+         *     counted per client address (see *Rate limits*). Built once per deployment, sent compressed
+         *     as `Accept-Encoding` allows, with a strong `ETag` (`If-None-Match`: `304`).
          *
          *     In the sandbox the page has a request console: a partner types a sandbox client ID and secret
          *     into its Authentication panel, and the page gets a token and sends requests to this same
@@ -1933,7 +1940,8 @@ export interface components {
         /** @description Exactly one of `by` and `to`. */
         SandboxClockAdvance: {
             /**
-             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given).
+             * Format: duration
+             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given; see *Requests and responses* for the digits allowed).
              * @example P30D
              */
             by?: string;
@@ -1998,10 +2006,17 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
          *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
          *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
-         *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
-         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call. |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
+         *
+         *     <!-- sandbox-only -->
+         *     Sandbox time travel only (`POST /v1/rental-insurances/{id}/advance-clock`):
+         *
+         *     | code | Status | Meaning |
+         *     |---|---|---|
+         *     | `clock_cannot_go_back` | 409 | The time asked for is before the guarantee's current time. |
+         *     | `clock_advance_too_far` | 400 | More than 1,830 days in one call, or a clock more than 36,525 days ahead of the wall clock. |
+         *     <!-- /sandbox-only -->
          *
          *     New codes may be added; treat an unknown code by its HTTP status.
          */
@@ -2047,6 +2062,7 @@ export interface components {
         BadRequest: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2073,6 +2089,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2094,6 +2111,7 @@ export interface components {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2114,6 +2132,7 @@ export interface components {
         NotFound: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2139,6 +2158,7 @@ export interface components {
             headers: {
                 Allow: components["headers"]["Allow"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2164,6 +2184,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2189,6 +2210,7 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2209,6 +2231,7 @@ export interface components {
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2232,6 +2255,7 @@ export interface components {
         UnsupportedMediaType: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2252,6 +2276,7 @@ export interface components {
         PreconditionRequired: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2268,11 +2293,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments). Wait at least `Retry-After` seconds. */
+        /** @description Not modified; `If-None-Match` names the page's current `ETag`. No body. */
+        PublishedNotModified: {
+            headers: {
+                ETag: components["headers"]["PublishedETag"];
+                "Cache-Control": components["headers"]["PublishedCacheControl"];
+                Vary: components["headers"]["VaryAcceptEncoding"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments) when the credential's or the agency's quota, or without a token the client address's, is spent. Wait at least `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2293,6 +2331,7 @@ export interface components {
         InternalError: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2314,6 +2353,7 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -2389,6 +2429,12 @@ export interface components {
          * @example W/"7"
          */
         IfNoneMatch: string;
+        /**
+         * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+         *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+         * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+         */
+        IfNoneMatchPublished: string;
         /**
          * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
          *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -2471,16 +2517,19 @@ export interface components {
     headers: {
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
-         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
-         * @example default;r=1130;t=42
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
+         *     then, when the deployment has an agency quota, what is left of the agency's (all its
+         *     credentials together) as a second list member, `agency;r=3310;t=42`. On every answer to a
+         *     request whose token was accepted, `403` included (not on `401`).
+         * @example default;r=1130;t=42, agency;r=3310;t=42
          */
         RateLimit: string;
         /**
          * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
-         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-         *     accepted, `403` included (not on `401`).
-         * @example default;q=1200;w=60
+         *     `w` seconds, for example `default;q=1200;w=60`; then, when the deployment has an agency quota,
+         *     the agency's, `agency;q=3600;w=60`. On every answer to a request whose token was accepted,
+         *     `403` included (not on `401`).
+         * @example default;q=1200;w=60, agency;q=3600;w=60
          */
         RateLimitPolicy: string;
         /**
@@ -2512,6 +2561,8 @@ export interface components {
          * @example erp-7d41c2e0-batch-17
          */
         XCorrelationId: string;
+        /** @description Always `nosniff` (every answer, errors and public pages included), so that no browser reads an answer as another type than its `Content-Type`. */
+        XContentTypeOptions: "nosniff";
         /**
          * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
          *     expired or revoked token, or a token of the other environment:
@@ -2520,6 +2571,22 @@ export interface components {
          * @example Bearer realm="rental-guarantee", error="invalid_token"
          */
         WWWAuthenticate: string;
+        /**
+         * @description Strong entity tag of the published page in the encoding sent (it changes with the
+         *     deployment's document and differs per `Content-Encoding`). Send it in `If-None-Match` to
+         *     get `304 Not Modified` while the page is the same.
+         * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+         */
+        PublishedETag: string;
+        /** @description A cache may keep the page 5 minutes, then revalidates it with its `ETag`. */
+        PublishedCacheControl: "public, max-age=300";
+        /** @description The page is chosen by `Accept-Encoding`. */
+        VaryAcceptEncoding: "Accept-Encoding";
+        /**
+         * @description The page's compression, as `Accept-Encoding` allows: `br` (brotli), else `gzip`; absent when
+         *     the request accepts neither (the page is then sent as it is).
+         */
+        ContentEncoding: "br" | "gzip";
         /**
          * @description Seconds to wait before retrying. Sent with `409 idempotency_key_in_use` (value 1), with `429`, and with `503` when the wait is known.
          * @example 1
@@ -2615,6 +2682,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2782,6 +2850,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2894,6 +2963,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -2965,6 +3035,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3045,6 +3116,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3110,6 +3182,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3262,6 +3335,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3344,6 +3418,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3463,6 +3538,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3533,6 +3609,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3607,6 +3684,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3670,6 +3748,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3807,6 +3886,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3897,6 +3977,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -3996,6 +4077,7 @@ export interface operations {
                     "Service-Effects": components["headers"]["ServiceEffects"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4040,6 +4122,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4096,6 +4179,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4186,6 +4270,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4297,6 +4382,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4373,6 +4459,7 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4418,6 +4505,7 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETag"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4482,6 +4570,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4568,6 +4657,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4637,6 +4727,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4702,6 +4793,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4761,6 +4853,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4821,6 +4914,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4887,6 +4981,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -4961,6 +5056,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replay": components["headers"]["IdempotentReplay"];
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -5018,6 +5114,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -5072,6 +5169,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -5094,43 +5192,11 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-                 *     it does not follow this format, the service generates one instead (an invalid value is not an
-                 *     error).
-                 * @example erp-7d41c2e0-batch-17
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
                  */
-                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The OpenAPI document. */
-            200: {
-                headers: {
-                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getOpenApiYaml: {
-        parameters: {
-            query?: never;
-            header?: {
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -5149,14 +5215,70 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            304: components["responses"]["PublishedNotModified"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiYaml: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": string;
                 };
             };
+            304: components["responses"]["PublishedNotModified"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -5167,6 +5289,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description Optional. When it names the page's current `ETag` (weak comparison, a list matches if any
+                 *     tag does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "q1XcIVk1vC0UeeJ6dnMvh2pZ0Ry5eC9ZhxVn7m4hB0w-br"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchPublished"];
                 /**
                  * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
                  *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
@@ -5185,8 +5313,13 @@ export interface operations {
             200: {
                 headers: {
                     "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PublishedETag"];
+                    "Cache-Control": components["headers"]["PublishedCacheControl"];
+                    Vary: components["headers"]["VaryAcceptEncoding"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
                     /** @description Allows only the page's own inline scripts (by hash) and nothing from other origins. */
                     "Content-Security-Policy": string;
                     [name: string]: unknown;
@@ -5195,6 +5328,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            304: components["responses"]["PublishedNotModified"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
