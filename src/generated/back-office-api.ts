@@ -1968,7 +1968,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Temporarily unavailable. Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
+        /** @description Temporarily unavailable (the database did not answer in time, or no room was found in time for the answer's worst case; an agency's requests, its director's included, hold at most a share of what a process answers at once). Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2114,8 +2114,8 @@ export interface components {
         /**
          * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
          *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-         *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-         *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+         *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+         *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
          *     `page.size` says the size applied.
          * @example 20
          */
@@ -2247,8 +2247,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -2307,8 +2307,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3066,8 +3066,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3394,8 +3394,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3626,8 +3626,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3681,8 +3681,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3739,8 +3739,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3874,8 +3874,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3991,8 +3991,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4048,8 +4048,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4150,8 +4150,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4211,8 +4211,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4329,8 +4329,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4386,8 +4386,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
