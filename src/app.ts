@@ -22,6 +22,7 @@ import { sendError } from './http/error-response';
 import { createApiRouter, type ApiDefinition } from './http/pipeline';
 import { accessLog } from './http/access-log';
 import { RateLimits, rateLimitPolicy } from './http/rate-limits';
+import { AnswerBudget } from './http/answer-budget';
 import type { Logger } from './logger';
 import { backOfficeApi } from './back-office/api/back-office-api';
 import type { BackOfficeWork } from './back-office/api/back-office-work';
@@ -105,6 +106,12 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   });
   // One set of limits per process, shared by every API: a credential's (and an agency's) quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
+  // One answer budget per process, shared by every API: what a process holds is one heap.
+  const answerBudget = new AnswerBudget({
+    bytes: config.ANSWER_BYTES_IN_FLIGHT,
+    perAgency: config.ANSWER_BYTES_PER_AGENCY,
+    waitMs: config.DATABASE_POOL_WAIT_MS,
+  });
   const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, how: MountOptions = {}) =>
     app.use(
       basePath,
@@ -122,6 +129,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         },
         rateLimits,
         countAnonymous: how.countAnonymous ?? true,
+        answerBudget,
         replicaReads: deps.replicaReads,
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,

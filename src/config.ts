@@ -130,7 +130,8 @@ const database = {
     default: 10_000,
     min: 100,
     max: 60_000,
-    meaning: 'How long a request waits for a free connection before it is answered 503 with `Retry-After: 1`',
+    meaning:
+      'How long a request waits for a free connection, or for room for its answer (`ANSWER_BYTES_IN_FLIGHT`), before it is answered 503 with `Retry-After: 1`',
   }),
   EMBEDDED_DB_DIR: text({ default: '.data/postgres', meaning: 'Data directory of the embedded PostgreSQL (used when `DATABASE_URL` is unset)' }),
   EMBEDDED_DB_PORT: integer({ default: 54329, min: 1, max: 65535, meaning: 'Port of the embedded PostgreSQL' }),
@@ -186,6 +187,20 @@ const limits = {
     max: 10_000,
     meaning:
       'Active (not revoked) partner credentials one agency may hold; creating one more is `409 credential_limit_reached` (back office and admin tool)',
+  }),
+  ANSWER_BYTES_IN_FLIGHT: integer({
+    default: 12 * 1024 * 1024,
+    min: 1024 * 1024,
+    max: 1024 * 1024 * 1024,
+    meaning:
+      "Worst-case bytes (from the contract) of the answers one process makes and writes at once; a request whose answer does not fit waits its turn, then `503 service_unavailable` with `Retry-After` after `DATABASE_POOL_WAIT_MS`. The default fits the 96 MB heap of `npm start` beside the service's own working set ([bounds](bounds.md)); raise it with the heap",
+  }),
+  ANSWER_BYTES_PER_AGENCY: integer({
+    default: 6 * 1024 * 1024,
+    min: 1024 * 1024,
+    max: 1024 * 1024 * 1024,
+    meaning:
+      "Of `ANSWER_BYTES_IN_FLIGHT`, what one agency's requests (partner API and director together; the service's staff count as one) may hold, so that one agency's large reads never stall another's. At most `ANSWER_BYTES_IN_FLIGHT`; at least the largest answer (6 MiB) lets every answer run beside others of its agency",
   }),
   IDEMPOTENCY_LOCK_SECONDS: integer({ default: 30, min: 1, max: 600, meaning: 'Documented lock timeout of a key held by a crashed process' }),
   IDEMPOTENCY_RETENTION_HOURS: integer({ default: 24, min: 1, max: 720, meaning: 'How long stored idempotent responses are kept' }),
@@ -527,6 +542,7 @@ function crossProblems(config: Config, purpose: ConfigPurpose): string[] {
   // Node refuses a request timeout shorter than the headers timeout.
   if (config.HTTP_REQUEST_TIMEOUT_MS < config.HTTP_HEADERS_TIMEOUT_MS)
     problems.push('HTTP_REQUEST_TIMEOUT_MS must be at least HTTP_HEADERS_TIMEOUT_MS');
+  if (config.ANSWER_BYTES_PER_AGENCY > config.ANSWER_BYTES_IN_FLIGHT) problems.push('ANSWER_BYTES_PER_AGENCY must be at most ANSWER_BYTES_IN_FLIGHT');
   if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded server has no pooler)');
   return problems;
 }

@@ -129,7 +129,14 @@ export function consoleApi(config: Config, db: Database): ApiDefinition<ConsoleW
 }
 
 function toPerson(person: { id: string; name: string; kind: string; companyId: string; scopes: string[] }): Schemas['Person'] {
-  return { id: person.id, name: person.name, kind: person.kind as Schemas['Person']['kind'], companyId: person.companyId, scopes: person.scopes };
+  // A person's scopes are the back office's, checked when they were invited (people.ts).
+  return {
+    id: person.id,
+    name: person.name,
+    kind: person.kind as Schemas['Person']['kind'],
+    companyId: person.companyId,
+    scopes: person.scopes as Schemas['Person']['scopes'],
+  };
 }
 
 function toPasskey(row: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }): Schemas['Passkey'] {

@@ -1986,7 +1986,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Temporarily unavailable. Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
+        /** @description Temporarily unavailable (the database did not answer in time, or no room was found in time for the answer's worst case; an agency's requests, its director's included, hold at most a share of what a process answers at once). Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2135,8 +2135,8 @@ export interface components {
         /**
          * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
          *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-         *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-         *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+         *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+         *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
          *     `page.size` says the size applied.
          * @example 20
          */
@@ -2275,8 +2275,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -2336,8 +2336,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3098,8 +3098,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3431,8 +3431,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3667,8 +3667,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3723,8 +3723,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3782,8 +3782,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -3919,8 +3919,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4038,8 +4038,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4095,8 +4095,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4197,8 +4197,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4258,8 +4258,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4376,8 +4376,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */
@@ -4433,8 +4433,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (history 50, deliveries 80, webhook
-                 *     endpoints 150, credentials 140, audit log 40), so that a page is at most 1 MiB.
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
                  *     `page.size` says the size applied.
                  * @example 20
                  */

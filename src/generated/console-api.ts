@@ -211,7 +211,29 @@ export interface components {
     schemas: {
         /** @description The invitation token of the enrolment link (after `#/enrol/`). */
         Invitation: string;
+        /** @description Bytes in base64url without padding, as an authenticator's response carries them. */
         Base64Url: string;
+        /** @description The ceremony's challenge, 32 random bytes in base64url (used once, valid 5 minutes). */
+        Challenge: string;
+        /** @description A passkey's credential id in base64url (at most 1,023 bytes, WebAuthn Level 3). */
+        CredentialId: string;
+        /** @description The relying party's id, the host of the service's origin (`PUBLIC_ORIGIN`, or the request's host when unset). */
+        RpId: string;
+        /**
+         * Format: date-time
+         * @description RFC 3339 UTC with milliseconds, as the service writes every instant.
+         */
+        Timestamp: string;
+        /**
+         * @description `AuthenticatorTransport` (WebAuthn Level 3).
+         * @enum {string}
+         */
+        Transport: "usb" | "nfc" | "ble" | "smart-card" | "hybrid" | "internal";
+        /**
+         * @description `UserVerificationRequirement` (WebAuthn Level 3); the service asks `required`.
+         * @enum {string}
+         */
+        UserVerification: "required" | "preferred" | "discouraged";
         InvitationRef: {
             invitation: components["schemas"]["Invitation"];
         };
@@ -228,65 +250,77 @@ export interface components {
             /** @description The agency (for a director), or `back-office` for staff. */
             companyId: string;
             /** @description The back-office scopes the session holds (`openapi/back-office.yaml`). */
-            scopes: string[];
+            scopes: ("ops:guarantees:review" | "ops:ledger:write" | "ops:credentials:admin" | "ops:credentials:manage" | "ops:agency:read" | "ops:agency:webhooks")[];
         };
         Session: {
             person: components["schemas"]["Person"];
-            /**
-             * Format: date-time
-             * @description The session ends then at the latest (12 hours after sign-in).
-             */
-            expiresAt: string;
-            /**
-             * Format: date-time
-             * @description The session ends then unless another request comes first (30 minutes after the last one).
-             */
-            idleExpiresAt: string;
+            /** @description The session ends then at the latest (12 hours after sign-in). */
+            expiresAt: components["schemas"]["Timestamp"];
+            /** @description The session ends then unless another request comes first (30 minutes after the last one). */
+            idleExpiresAt: components["schemas"]["Timestamp"];
         };
         /** @description A credential id and its type in WebAuthn options. */
         Credential: {
-            id: components["schemas"]["Base64Url"];
+            id: components["schemas"]["CredentialId"];
             /** @enum {string} */
             type: "public-key";
-            transports?: string[];
+            transports?: components["schemas"]["Transport"][];
         };
         /** @description `PublicKeyCredentialCreationOptionsJSON` (WebAuthn Level 3), for `navigator.credentials.create`. */
         RegistrationOptions: {
-            challenge: components["schemas"]["Base64Url"];
+            challenge: components["schemas"]["Challenge"];
             rp: {
+                /** @description The service's name as the authenticator shows it (`Rental Guarantee console`, with `(sandbox)` in the sandbox). */
                 name: string;
-                id: string;
+                id: components["schemas"]["RpId"];
             };
             user: {
-                id: components["schemas"]["Base64Url"];
+                /** @description The person's user handle, 32 random bytes in base64url (WebAuthn allows at most 64 bytes). */
+                id: string;
+                /** @description The person's name. */
                 name: string;
+                /** @description The person's name. */
                 displayName: string;
             };
+            /** @description The algorithms the service verifies, most preferred first (the library's defaults; ML-DSA-44 where the runtime supports it). */
             pubKeyCredParams: {
+                /** @description A COSE algorithm identifier (IANA's registry spans -65536 to 65535). */
                 alg: number;
                 /** @enum {string} */
                 type: "public-key";
             }[];
+            /** @description Milliseconds the browser may wait for the person (60,000). */
             timeout?: number;
-            attestation?: string;
+            /**
+             * @description `AttestationConveyancePreference`; the service asks `none`.
+             * @enum {string}
+             */
+            attestation?: "none" | "indirect" | "direct" | "enterprise";
+            /** @description The person's passkeys already held (at most 10), so that an authenticator does not register twice. */
             excludeCredentials?: components["schemas"]["Credential"][];
             authenticatorSelection?: {
-                residentKey?: string;
-                userVerification?: string;
+                /**
+                 * @description `ResidentKeyRequirement`; the service asks `required` (a discoverable passkey).
+                 * @enum {string}
+                 */
+                residentKey?: "discouraged" | "preferred" | "required";
+                userVerification?: components["schemas"]["UserVerification"];
                 requireResidentKey?: boolean;
-                authenticatorAttachment?: string;
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
             };
             extensions?: {
                 credProps?: boolean;
             };
-            hints?: string[];
+            hints?: ("security-key" | "client-device" | "hybrid")[];
         };
         /** @description `PublicKeyCredentialRequestOptionsJSON` (WebAuthn Level 3), for `navigator.credentials.get`. */
         AuthenticationOptions: {
-            challenge: components["schemas"]["Base64Url"];
-            rpId: string;
+            challenge: components["schemas"]["Challenge"];
+            rpId: components["schemas"]["RpId"];
+            /** @description Milliseconds the browser may wait for the person (60,000). */
             timeout?: number;
-            userVerification?: string;
+            userVerification?: components["schemas"]["UserVerification"];
             allowCredentials?: components["schemas"]["Credential"][];
         };
         EnrolmentStart: {
@@ -347,12 +381,10 @@ export interface components {
             response: components["schemas"]["RegistrationResponse"];
         };
         Passkey: {
-            id: string;
+            id: components["schemas"]["CredentialId"];
             name: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            lastUsedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
         };
         PasskeyList: {
             passkeys: components["schemas"]["Passkey"][];
@@ -366,8 +398,7 @@ export interface components {
         Error: {
             code: string;
             message: string;
-            /** Format: date-time */
-            timestamp: string;
+            timestamp: components["schemas"]["Timestamp"];
             details?: string[];
             correlationId?: string;
         };

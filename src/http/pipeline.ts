@@ -5,7 +5,8 @@
  *   against the credential's and the agency's quotas (rate-limits.ts; a request without a token
  *   against its address's) and check the operation's scopes  ->  read the
  *   declared query and the body  ->  validate them against the contract (openapi-backend's compiled
- *   validators, request-validation.ts)  ->  writes: Idempotency-Key claim and one transaction  ->  If-Match
+ *   validators, request-validation.ts)  ->  room for the answer's worst case in the process's answer
+ *   budget (answer-budget.ts)  ->  writes: Idempotency-Key claim and one transaction  ->  If-Match
  *   precondition  ->  the declared handler on a company-scoped unit of work  ->  response headers
  *   from its typed result  ->  errors as the specification's body.
  * Authentication comes before validation so that a bad token is 401 whatever else is wrong.
@@ -20,6 +21,7 @@ import OpenAPIBackend, { type Document } from 'openapi-backend';
 import { assertConsolePage, type CallerAuthenticator } from '../auth/caller-authenticator';
 import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
+import { answerCostsOf } from '../contract/answer-cost';
 import { listBoundsOf, type ListBounds } from '../contract/list-bounds';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database } from '../database/prisma-client';
@@ -27,6 +29,7 @@ import type { UnitOfWork } from '../database/unit-of-work';
 import { ApiError, pathResourceNotFound } from '../errors';
 import type { Logger } from '../logger';
 import { customizeAjv } from './ajv';
+import type { AnswerBudget } from './answer-budget';
 import { DocumentRouter } from './document-router';
 import { errorResult } from './error-response';
 import type { HttpResult } from './http-result';
@@ -68,6 +71,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   rateLimits?: RateLimits;
   /** Count this API's requests to operations without security against their address's quota (not the health probes). */
   countAnonymous?: boolean;
+  /** The worst-case bytes of answers this process makes at once, shared by every API (absent: unbounded). */
+  answerBudget?: AnswerBudget;
   /** Tests turn this on: a response that the contract does not allow becomes a 500. */
   checkResponses?: boolean;
   /** Tests: told of every answer of an operation (the suite's tally of the operations it exercised). */
@@ -93,6 +98,8 @@ const MAX_BODY = '100kb';
 
 /** The router of one API document; throws at start-up when the declarations do not match the document. */
 export async function createApiRouter<Work>(options: PipelineOptions<Work>): Promise<express.Router> {
+  // From the document as written (its $refs), before openapi-backend dereferences it.
+  const costs = answerCostsOf(options.document);
   // openapi-backend dereferences (a copy of) the document; the pipeline below routes, parses and
   // validates each request once, with validators compiled at each operation's first request.
   const api = new OpenAPIBackend({
@@ -173,6 +180,13 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
       return { query, body, validated };
     });
     if (!declared) throw new ApiError(501, 'not_implemented', `Operation ${operationId} is not implemented.`);
+    // Room for the answer's worst case, given back once it is written (or its connection closed);
+    // a caller's agency holds at most its share. Public operations answer small, fixed bodies.
+    const cost = costs.get(operationId);
+    if (cost && principal && options.answerBudget) {
+      const admitted = options.answerBudget.admit(principal.companyId, cost(validated.query), req.res);
+      onFinished(req.res!, typeof admitted === 'function' ? admitted : await admitted);
+    }
     return runOperation(
       {
         declared,

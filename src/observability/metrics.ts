@@ -8,6 +8,9 @@ import client from 'prom-client';
 
 client.collectDefaultMetrics();
 
+/** The process's answer budget (http/answer-budget.ts), read when the metrics are scraped. */
+export const answerBudgetReadings: { state?: () => { inFlight: number; waiting: number } } = {};
+
 const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const metrics = {
@@ -29,8 +32,22 @@ export const metrics = {
   }),
   rateLimited: new client.Counter({
     name: 'rate_limit_rejections_total',
-    help: 'Requests refused by a limit: quota, agency_quota, anonymous (429 rate_limited), search_concurrency, agency_search_concurrency (429), search_capacity (503).',
+    help: 'Requests refused by a limit: quota, agency_quota, anonymous (429 rate_limited), search_concurrency, agency_search_concurrency (429), search_capacity (503), answer_budget (503: no room for its answer in time).',
     labelNames: ['reason'] as const,
+  }),
+  answerBytesInFlight: new client.Gauge({
+    name: 'answer_bytes_in_flight',
+    help: 'Worst-case bytes of the answers this process is making or writing now (at most ANSWER_BYTES_IN_FLIGHT).',
+    collect() {
+      this.set(answerBudgetReadings.state?.().inFlight ?? 0);
+    },
+  }),
+  answersWaiting: new client.Gauge({
+    name: 'answers_waiting',
+    help: 'Requests waiting for room in the answer budget (ANSWER_BYTES_IN_FLIGHT, ANSWER_BYTES_PER_AGENCY).',
+    collect() {
+      this.set(answerBudgetReadings.state?.().waiting ?? 0);
+    },
   }),
   schedulerTransitions: new client.Counter({
     name: 'scheduler_transitions_total',

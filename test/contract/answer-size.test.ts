@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { ANSWER_BUDGET_BYTES, CHAR_BYTES, NUMBER_BYTES, answerSizes } from './answer-size';
-import { patternBound } from './pattern-bound';
+import { ANSWER_BUDGET_BYTES, CHAR_BYTES, NUMBER_BYTES, answerSizes } from '../../src/contract/answer-size';
+import { patternBound } from '../../src/contract/pattern-bound';
 
 const OPENAPI = path.join(__dirname, '..', '..', 'openapi');
 const DOCUMENTS = fs.readdirSync(OPENAPI).filter((file) => file.endsWith('.yaml'));
@@ -21,15 +21,15 @@ const read = (file: string): Document => YAML.parse(fs.readFileSync(path.join(OP
 const STATIC_ANSWERS = ['getApiReference 200 text/html', 'getOpenApiJson 200 application/json', 'getOpenApiYaml 200 application/yaml'];
 
 describe('Every answer of every document declares its bounds', () => {
-  it('then the documents are the four of the service', () => {
-    expect(DOCUMENTS.sort()).toEqual(['auth.yaml', 'back-office.yaml', 'health.yaml', 'partner.yaml']);
+  it('then the documents are the five of the service', () => {
+    expect(DOCUMENTS.sort()).toEqual(['auth.yaml', 'back-office.yaml', 'console.yaml', 'health.yaml', 'partner.yaml']);
   });
 
   it.each(DOCUMENTS)('then no string, array or object of an answer of %s lacks its bound', (file) => {
     expect(answerSizes(read(file)).flatMap((answer) => answer.unbounded.map((where) => `${answer.where}${where}`))).toEqual([]);
   });
 
-  it.each(DOCUMENTS)('then every answer of %s is at most 1 MiB in the worst case', (file) => {
+  it.each(DOCUMENTS)('then every answer of %s is at most 6 MiB in the worst case', (file) => {
     const over = answerSizes(read(file)).filter((answer) => !answer.staticAnswer && answer.bytes > ANSWER_BUDGET_BYTES);
     expect(over.map((answer) => `${answer.where}: ${answer.bytes} bytes`)).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe('When a document loses a bound', () => {
 
   it('then a copy whose list is longer than the budget allows fails the budget', () => {
     const document = read('partner.yaml');
-    document.components.schemas.RentalInsurancePage.properties._embedded.properties.rentalInsurances.maxItems = 200;
+    document.components.schemas.RentalInsurancePage.properties._embedded.properties.rentalInsurances.maxItems = 300;
     const over = answerSizes(document).filter((answer) => answer.bytes > ANSWER_BUDGET_BYTES && !answer.staticAnswer);
     expect(over.map((answer) => answer.where)).toEqual(['listRentalInsurances 200 application/json']);
   });

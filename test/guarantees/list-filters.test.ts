@@ -179,8 +179,8 @@ describe('When a partner filters the list', () => {
       expect(params.get('propertyExternalId')).toBe('IMV-1');
       expect(params.get('tenantCpfCnpj')).toBe('123.456.789-09');
       expect(params.getAll('status')).toEqual(['approved', 'accepted']);
-      // 999 clamped to the list's maximum page size (35 guarantees: 1 MiB at their longest).
-      expect(params.get('pageSize')).toBe('35');
+      // 999 clamped to the specification's maximum page size, 200.
+      expect(params.get('pageSize')).toBe('200');
     }
     expect(linkOf(response, 'self')!.searchParams.get('page')).toBe('3');
     // The same parameters as values, typed as the operation takes them, for clients that call operations.
@@ -190,7 +190,7 @@ describe('When a partner filters the list', () => {
       tenantCpfCnpj: '123.456.789-09',
       status: ['approved', 'accepted'],
       page: 0, // prev of a page beyond the last is the last page, 0 here
-      pageSize: 35,
+      pageSize: 200,
     });
   });
 

@@ -42,13 +42,13 @@ describe('When a partner sends out-of-range paging parameters', () => {
     expect(response.body.page.size).toBe(1);
   });
 
-  test("then pageSize 500 is clamped to the list's maximum, 35 guarantees (1 MiB at their longest)", async () => {
+  test("then pageSize 500 is clamped to 200, the specification's maximum", async () => {
     const response = await partner.list([['pageSize', 500]]);
     expect(response.status).toBe(200);
-    expect(response.body.page).toEqual({ size: 35, totalElements: 3, totalPages: 1, number: 0 });
+    expect(response.body.page).toEqual({ size: 200, totalElements: 3, totalPages: 1, number: 0 });
     expect(response.body._embedded.rentalInsurances).toHaveLength(3);
-    expect(linkOf(response, 'self')!.searchParams.get('pageSize')).toBe('35');
-    expect(linkOf(response, 'last')!.searchParams.get('pageSize')).toBe('35');
+    expect(linkOf(response, 'self')!.searchParams.get('pageSize')).toBe('200');
+    expect(linkOf(response, 'last')!.searchParams.get('pageSize')).toBe('200');
   });
 
   test('then a page past the end is empty with correct metadata and prev pointing at the last page', async () => {

@@ -20,7 +20,7 @@ import YAML from 'yaml';
 import { listBoundsOf, type ListBounds } from '../../src/contract/list-bounds';
 import type { OpenApiDocument } from '../../src/contract/load-contract';
 import { newDirector, newStaff, OPS, type Operator } from '../back-office/ops-support';
-import { ANSWER_BUDGET_BYTES } from '../contract/answer-size';
+import { ANSWER_BUDGET_BYTES } from '../../src/contract/answer-size';
 import { arraysInAnswers, type ArrayInAnswer } from '../contract/bounded-arrays';
 import { startBuiltService, type BuiltService } from '../support/built-service';
 import { guaranteeBody } from '../support/factories';

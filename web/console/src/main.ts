@@ -21,7 +21,7 @@ interface Route {
   path: RegExp;
   nav?: Key;
   /** Who sees it: a director, staff with this scope, or anyone signed in. */
-  who?: 'director' | string;
+  who?: 'director' | Session['person']['scopes'][number];
   screen: (match: RegExpMatchArray, session: Session) => Promise<void> | void;
 }
 

@@ -15,8 +15,8 @@ export interface paths {
          * List guarantees
          * @description Returns one page of the agency's guarantees, newest first (`createdAt` descending, then `id`
          *     descending). Filters combine with AND; repeated `status` values combine with OR. Default page
-         *     size 20, clamped to 1..35 (a guarantee holds up to eleven people: 35 of them at their
-         *     longest make 1 MiB); `page` is zero-based and negative values count as 0. A page beyond
+         *     size 20, clamped to 1..200 (the largest answer of this API, about 4.8 MiB at its longest:
+         *     see *Sizes*); `page` is zero-based and negative values count as 0. A page beyond
          *     the last is empty with correct metadata. `_links` keep the filters and the applied page size.
          */
         get: operations["listRentalInsurances"];
@@ -2348,7 +2348,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Temporarily unavailable. Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
+        /** @description Temporarily unavailable (the database did not answer in time, or no room was found in time for the answer's worst case, see *Sizes*). Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2488,8 +2488,8 @@ export interface components {
         /**
          * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
          *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-         *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-         *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+         *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+         *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
          *     applied; follow `_links` rather than computing offsets from the size you asked for.
          * @example 20
          */
@@ -2656,8 +2656,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -3150,8 +3150,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -3386,8 +3386,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -3716,8 +3716,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -4244,8 +4244,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -4356,8 +4356,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -4824,8 +4824,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
@@ -4883,8 +4883,8 @@ export interface operations {
                 /**
                  * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
                  *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
-                 *     for most lists and fewer for lists of large items (guarantees 35, history 50, deliveries 80,
-                 *     co-tenants 10), so that a page is at most 1 MiB (see *Sizes*). `page.size` says the size
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
                  *     applied; follow `_links` rather than computing offsets from the size you asked for.
                  * @example 20
                  */
