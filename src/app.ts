@@ -22,6 +22,7 @@ import { backOfficeApi } from './back-office/api/back-office-api';
 import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
+import { documentServices } from './documents/document-services';
 import type { Lifecycle } from './health/lifecycle';
 import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
@@ -92,6 +93,8 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
   const authenticator = new BearerAuthenticator(deps.db, config.ENVIRONMENT, deps.principals);
   // One set of limits per process, shared by every API: a credential's quota is one quota.
   const rateLimits = new RateLimits(rateLimitPolicy(config), deps.logger);
+  // One set of document stores per process, shared by both APIs (issue 35).
+  const documents = documentServices(deps.db, config);
   const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, requestLog?: RequestLogSink) =>
     app.use(
       basePath,
@@ -112,13 +115,14 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         checkResponses: deps.checkResponses,
         onAnswered: deps.onAnswered,
         requestLog,
+        uploads: documents.staging,
       }),
     );
   await mount('/health', healthApi(deps.ready));
   // Only the partner API's requests go to the agencies' request log.
-  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), deps.requestLog);
+  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config, documents), deps.requestLog);
   // The internal back-office API: its own document and scopes, the same pipeline.
-  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config));
+  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, documents));
 
   app.use((_req: Request, _res: Response, next: NextFunction) => next(new NotFound('No operation exists at this path.', 'route_not_found')));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, error));

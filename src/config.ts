@@ -56,6 +56,16 @@ export interface Config {
   METRICS_PORT: number;
   /** Comments an agency may add per calendar day (America/Sao_Paulo); beyond it, 429 comment_quota_exceeded. */
   COMMENT_QUOTA_PER_DAY: number;
+  /**
+   * Where documents' bytes go (docs/documents.md): unset, PostgreSQL (a table of their own); an
+   * S3-compatible object store as `s3://<bucket>[/<prefix>][?endpoint=<url>&region=<region>]`, its
+   * credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the SDK's other sources).
+   */
+  DOCUMENT_STORE_URL?: string;
+  /** Bytes of documents an agency may upload per calendar day (America/Sao_Paulo); beyond it, 429 document_quota_exceeded. */
+  DOCUMENT_BYTES_PER_AGENCY_PER_DAY: number;
+  /** Days after a guarantee is archived when its documents' bytes are deleted (their names and digests stay in the history). */
+  DOCUMENT_RETENTION_DAYS: number;
   /** Access tokens whose principal this process keeps in memory; 0 = none (every request reads its token). */
   TOKEN_CACHE_SIZE: number;
   IDEMPOTENCY_RETENTION_HOURS: number;
@@ -156,6 +166,9 @@ const schema = {
     METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
     COMMENT_QUOTA_PER_DAY: { type: 'integer', minimum: 1, maximum: 10_000_000, default: 5000 },
+    DOCUMENT_STORE_URL: { type: 'string', pattern: '^s3://[^/?#]+' },
+    DOCUMENT_BYTES_PER_AGENCY_PER_DAY: { type: 'integer', minimum: 1, maximum: 1_099_511_627_776, default: 1_073_741_824 },
+    DOCUMENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 36_500, default: 1825 },
     TOKEN_CACHE_SIZE: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 10_000 },
     IDEMPOTENCY_RETENTION_HOURS: { type: 'integer', minimum: 1, maximum: 720, default: 24 },
     IDEMPOTENCY_RECORDS_PER_AGENCY: { type: 'integer', minimum: 1, maximum: 100_000_000, default: 500_000 },

@@ -30,6 +30,7 @@ import type { DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
+import { isMultipart, multipartShapeOf, readMultipart, type MultipartShape, type UploadStaging } from './multipart-body';
 import { requestValidators, validateRequest } from './request-validation';
 import { checkResponseAgainstContract } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
@@ -65,6 +66,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   onAnswered?: (document: string, operationId: string, status: number) => void;
   /** The agency request log (partner API only; absent: REQUEST_LOG=off or another API). */
   requestLog?: RequestLogSink;
+  /** Where `multipart/form-data` uploads are staged (the documents); absent: no operation takes one. */
+  uploads?: UploadStaging;
 }
 
 interface Exchange {
@@ -76,6 +79,8 @@ interface Exchange {
   principal?: Principal;
   /** The operation's path template and the raw path parameters, once routed. */
   route?: { path: string; params: Record<string, string> };
+  /** A multipart request: discards the bytes it staged that its write did not keep. */
+  settle?: () => Promise<void>;
 }
 
 const MAX_BODY = '100kb';
@@ -100,6 +105,12 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   const plans = new Map(operations.map((operation) => [operation.operationId!, planOf(operation)]));
   const declarations = new Map<string, DeclaredOperation<Work>>(options.operations.map((declared) => [declared.operationId, declared]));
   const mediaTypes = declaredMediaTypes(options.document);
+  const multipartShapes = new Map<string, MultipartShape>();
+  for (const operation of operations) {
+    const content = (operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content;
+    const shape = multipartShapeOf(content?.['multipart/form-data']?.schema);
+    if (shape) multipartShapes.set(operation.operationId!, shape);
+  }
   const recordAnswer = answerRecorder(options.name);
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
@@ -121,6 +132,26 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     return principal;
   };
 
+  const plainBody = (operationId: string, req: Request) => {
+    const body = parseBody(mediaTypes.get(operationId) ?? [], req);
+    return { body, validationView: body };
+  };
+
+  /** A multipart body of an operation that declares one, read by a caller the pipeline authorised; else 415. */
+  const readUploads = async (operationId: string, principal: Principal | undefined, exchange: Exchange) => {
+    const shape = multipartShapes.get(operationId);
+    if (!shape || !options.uploads || !principal) {
+      exchange.req.resume();
+      const declared = mediaTypes.get(operationId) ?? [];
+      throw new ApiError(415, 'unsupported_media_type', `The request body must be sent as ${declared.join(' or ') || 'nothing'}.`, [
+        `Content-Type: must be ${declared.join(' or ') || 'absent (this operation takes no body)'}`,
+      ]);
+    }
+    const read = await readMultipart(exchange.req, shape, options.uploads, principal.companyId);
+    exchange.settle = read.settle;
+    return { body: read.body as unknown, validationView: read.validationView as unknown };
+  };
+
   const handle = async (req: Request, exchange: Exchange): Promise<HttpResult> => {
     // HEAD is the GET of the same path without a body (RFC 9110 §9.3.2), as the documents say:
     // routed, authorised, validated and answered as the GET; Node leaves the body out.
@@ -138,10 +169,13 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const secured = (operation.security ?? []).length > 0;
     const principal = secured ? await authorise(operationId, headers, rawQuery, exchange) : undefined;
     const query = declaredQuery(plan.query, rawQuery);
-    const body = parseBody(mediaTypes.get(operationId) ?? [], req);
+    // A multipart body is streamed to the store as it is read (multipart-body.ts); any other is
+    // parsed from the bytes express.raw read (at most 100 KB).
+    const multipart = isMultipart(req);
+    const { body, validationView } = multipart ? await readUploads(operationId, principal, exchange) : plainBody(operationId, req);
     // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
     // the body that are well-formed, next to the schema's findings.
-    const validated = validateRequest(validatorsOf(operationId), { params, query, headers, body });
+    const validated = validateRequest(validatorsOf(operationId, multipart), { params, query, headers, body: validationView });
     const declared = declarations.get(operationId);
     if (validated.errors.length > 0) {
       const rules = declared?.ruleProblems;
@@ -163,7 +197,8 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   };
 
   const expressRouter = express.Router();
-  expressRouter.use(express.raw({ type: () => true, limit: MAX_BODY }));
+  // Multipart bodies are not read here: the pipeline streams them once it has authorised the caller.
+  expressRouter.use(express.raw({ type: (req) => !isMultipart(req as Request), limit: MAX_BODY }));
   expressRouter.use(async (req: Request, res: Response) => {
     const started = process.hrtime.bigint();
     const arrivedAt = Date.now();
@@ -174,6 +209,8 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     } catch (error) {
       result = errorResult(req, error);
     }
+    // Before the answer: a client that reads it finds no bytes of a failed upload left behind.
+    if (exchange.settle) await exchange.settle().catch((error: unknown) => options.logger.warn({ err: error }, 'staged upload bytes not discarded yet; housekeeping will'));
     if (exchange.rateLimit) result = { ...result, headers: { ...exchange.rateLimit.headers, ...result.headers } };
     if (options.checkResponses && exchange.operationId) {
       checkResponseAgainstContract(api, api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);

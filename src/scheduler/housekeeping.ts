@@ -2,13 +2,16 @@
  * Periodic clean-up that is safe to run in every service process at once (plain deletes of
  * expired rows): stored idempotent responses past their retention, expired access tokens,
  * events (with their webhook deliveries and attempts) older than EVENT_RETENTION_DAYS, and
- * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago.
+ * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago; and documents' stale
+ * staged bytes and archived guarantees' documents past DOCUMENT_RETENTION_DAYS (document-housekeeping.ts).
  */
 import type { Config } from '../config';
 import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import type { Logger } from '../logger';
 import { REVOKED_SECRET_RETENTION_DAYS } from '../auth/credential-administration';
+import { documentStores } from '../documents/document-store';
+import { purgeArchivedDocuments, purgeStaleUploads } from '../documents/document-housekeeping';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
@@ -33,8 +36,14 @@ export async function purgeExpired(
 }
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {
+  const stores = documentStores(db, config.DOCUMENT_STORE_URL);
   const run = () =>
     purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS)
+      .then(async (purged) => ({
+        ...purged,
+        staleUploads: await purgeStaleUploads(db, stores),
+        archivedDocuments: await purgeArchivedDocuments(db, stores, config.DOCUMENT_RETENTION_DAYS),
+      }))
       .then((purged) => logger.debug({ purged }, 'housekeeping done'))
       .catch((error: unknown) => {
         if (!databaseFailed(error)) logger.warn({ err: error }, 'housekeeping failed; will retry');

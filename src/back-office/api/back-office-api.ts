@@ -7,12 +7,15 @@ import { credentialOperations } from './credential-operations';
 import { reviewOperations } from './review-operations';
 import { webhookOperations } from './webhook-operations';
 import { requestLogOperations } from './request-log-operations';
+import { staffDocumentOperations } from './document-operations';
+import { NO_DOCUMENT_SERVICES, type DocumentServices } from '../../documents/document-services';
 
-export function backOfficeApi(config: Config): ApiDefinition<BackOfficeWork> {
+/** `documents`: the process's document services (app.ts); absent only where the API is built to be checked, never served. */
+export function backOfficeApi(config: Config, documents: DocumentServices = NO_DOCUMENT_SERVICES): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
-    operations: [...reviewOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
-    workFor: backOfficeWork(config.ENVIRONMENT),
+    operations: [...reviewOperations, ...staffDocumentOperations, ...credentialOperations, ...webhookOperations, ...requestLogOperations],
+    workFor: backOfficeWork(config.ENVIRONMENT, documents),
   };
 }

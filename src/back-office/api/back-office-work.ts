@@ -11,8 +11,11 @@ import type { UnitOfWork } from '../../database/unit-of-work';
 import type { operations } from '../../generated/back-office-api';
 import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
+import type { DocumentServices } from '../../documents/document-services';
 
 export interface BackOfficeWork {
+  /** The process's document services (issue 35). */
+  documents: DocumentServices;
   /** What the domain's writes run on; the pipeline flushes it. */
   unit: UnitOfWork;
   /** The unit's database handle (the write's transaction), for reads and plain statements. */
@@ -22,8 +25,9 @@ export interface BackOfficeWork {
   operator(kind: 'staff' | 'director', scope: string): Operator;
 }
 
-export function backOfficeWork(environment: Environment) {
+export function backOfficeWork(environment: Environment, documents: DocumentServices) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
+    documents,
     unit,
     db: unit.db,
     environment,

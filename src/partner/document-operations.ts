@@ -1,0 +1,34 @@
+/** Documents of a guarantee (issue 35): attach (multipart), list, download. */
+import { halPage, pageRequest } from '../http/paging';
+import { toDocument } from '../documents/document-mapper';
+import { toHistoryEntry } from '../guarantees/history';
+import { guaranteeId } from '../guarantees/request-values';
+import { defineOperation } from './partner-work';
+import { documentNotFound } from '../documents/company-documents';
+
+/** The path's document id as the database's int8 (the pipeline has checked it is a positive integer). */
+export function documentId(id: number): bigint {
+  if (!Number.isSafeInteger(id) || id < 1) throw documentNotFound();
+  return BigInt(id);
+}
+
+export const documentOperations = [
+  defineOperation('attachRentalInsuranceDocuments', {
+    handler: async ({ params, body }, work) => {
+      const entry = await work.documents.attach(guaranteeId(params.id), body.file, body.comment);
+      return { status: 201, body: toHistoryEntry(entry), effects: [] };
+    },
+  }),
+
+  defineOperation('listRentalInsuranceDocuments', {
+    handler: async ({ params, query }, work, request) => {
+      const page = pageRequest(query);
+      const { rows, total } = await work.documents.page(guaranteeId(params.id), page);
+      return { status: 200, body: halPage(request, 'documents', rows.map(toDocument), total, page) };
+    },
+  }),
+
+  defineOperation('getRentalInsuranceDocument', {
+    handler: async ({ params }, work) => work.documents.download(guaranteeId(params.id), documentId(params.documentId)),
+  }),
+];
