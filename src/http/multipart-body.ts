@@ -132,11 +132,15 @@ function parseParts(
     }
     const parts: Record<string, unknown> = {};
     const work: Array<Promise<void>> = [];
+    const open = new Set<NodeJS.ReadableStream & { destroy(error?: Error): void }>();
     let failed = false;
+    // The first problem ends the request: files still arriving are stopped, and the refusal waits
+    // for each to settle, so that every byte it staged is known to the discard that follows.
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
-      reject(error);
+      for (const stream of open) stream.destroy(error as Error);
+      void Promise.allSettled(work).then(() => reject(error));
     };
     let received = 0;
     const counter = new Transform({
@@ -158,9 +162,11 @@ function parseParts(
       fileCounts.set(name, index + 1);
       const list = (parts[name] as UploadedFile[] | undefined) ?? [];
       parts[name] = list;
+      open.add(stream);
       const task = stageFile(stream, `${name}[${index}]`, info.filename, staging, companyId, staged).then((file) => {
         list[index] = file;
       });
+      void task.finally(() => open.delete(stream)).catch(() => undefined);
       task.catch(fail);
       work.push(task);
     });

@@ -1,4 +1,4 @@
--- Issue 35: documents. A document row belongs to a history entry (and its guarantee and agency); its
+-- Issue 35: documents. A document row belongs to a history entry (and its guarantee and agency), its
 -- bytes are a blob of the agency, stored once per SHA-256 (document_blobs), in PostgreSQL
 -- (document_chunks) or in an S3-compatible store (DOCUMENT_STORE_URL). No document row was ever
 -- written before this migration (no operation wrote one), so the new columns need no default.
@@ -24,7 +24,7 @@ ALTER TABLE "signatures" ADD COLUMN "document_id" BIGINT;
 ALTER TABLE "signatures" ADD CONSTRAINT "signatures_document_id_fkey"
     FOREIGN KEY ("document_id") REFERENCES "documents"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
--- One agency's bytes, once per SHA-256: where they are (`store`: postgres or s3, `storage_key`).
+-- The bytes of one agency, once per SHA-256: where they are (`store`: postgres or s3, `storage_key`).
 CREATE TABLE "document_blobs" (
     "company_id" TEXT NOT NULL,
     "sha256" TEXT NOT NULL,
