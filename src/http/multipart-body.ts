@@ -126,6 +126,8 @@ function parseParts(
       parser = busboy({
         headers: req.headers,
         limits: { fileSize: staging.fileBytes, fieldSize: TEXT_PART_BYTES, parts: 20, headerPairs: 20 },
+        // Browsers and curl send a file name's UTF-8 bytes as they are (RFC 7578 §4.2).
+        defParamCharset: 'utf8',
       });
     } catch (error) {
       return reject(malformed((error as Error).message));
@@ -155,6 +157,8 @@ function parseParts(
 
     const fileCounts = new Map<string, number>();
     parser.on('file', (name, stream, info) => {
+      // Parts the parser had already read when the request failed are dropped, never staged.
+      if (failed) return void stream.resume();
       const limit = shape.files.get(name);
       if (limit === undefined) return failPart(stream, unknownPart(name, shape));
       const index = fileCounts.get(name) ?? 0;
@@ -171,6 +175,7 @@ function parseParts(
       work.push(task);
     });
     parser.on('field', (name, value, info) => {
+      if (failed) return;
       if (shape.files.has(name)) return fail(new ValidationFailed([`${name}: send each file as a file part, with a filename`]));
       if (!shape.texts.has(name)) return fail(unknownPart(name, shape));
       if (parts[name] !== undefined) return fail(new ValidationFailed([`${name}: at most one part`]));
