@@ -15,10 +15,16 @@ export function pdfBytes(seed: string = randomBytes(8).toString('hex'), padding 
   return Buffer.concat([Buffer.from(body), Buffer.alloc(padding, 0x20), Buffer.from('%%EOF\n')]);
 }
 
+/** A 1x1 PNG with a random tEXt chunk (whole chunks: type sniffing walks them). */
 export function pngBytes(): Buffer {
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const ihdr = Buffer.from([0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]);
-  return Buffer.concat([signature, ihdr, randomBytes(32)]);
+  const text = Buffer.from(`Comment\u0000${randomBytes(8).toString('hex')}`, 'latin1');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(text.length);
+  const textChunk = Buffer.concat([length, Buffer.from('tEXt'), text, Buffer.alloc(4)]);
+  const iend = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+  return Buffer.concat([signature, ihdr, textChunk, iend]);
 }
 
 export function jpegBytes(): Buffer {
