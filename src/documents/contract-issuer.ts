@@ -29,7 +29,8 @@ export function contractIssuer(db: Database, stores: DocumentStores): ContractIs
       if (existing) return { ...described, staged: { key: existing.storageKey, store: existing.store } };
       const store = stores.current;
       const staged = { key: newStorageKey(row.companyId), store: store.name };
-      if (store.name !== 'postgres') await db.documentUpload.create({ data: { storageKey: staged.key, companyId: row.companyId, store: store.name } });
+      if (store.name !== 'postgres')
+        await db.documentUpload.create({ data: { storageKey: staged.key, companyId: row.companyId, store: store.name } });
       await store.put(unit.db, staged.key, bytes);
       return { ...described, staged };
     },

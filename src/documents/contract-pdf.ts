@@ -21,7 +21,12 @@ export function renderContract(row: GuaranteeRow, issuedAt: Date): Promise<Buffe
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 56,
-    info: { Title: `Rental guarantee contract ${row.id}, version ${row.version}`, Author: 'Rental Guarantee', CreationDate: issuedAt, ModDate: issuedAt },
+    info: {
+      Title: `Rental guarantee contract ${row.id}, version ${row.version}`,
+      Author: 'Rental Guarantee',
+      CreationDate: issuedAt,
+      ModDate: issuedAt,
+    },
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -45,7 +50,10 @@ export function renderContract(row: GuaranteeRow, issuedAt: Date): Promise<Buffe
   line('Reference', row.propertyExternalId);
   line('Type', row.propertyType);
   const complement = row.addressComplement ? `, ${row.addressComplement}` : '';
-  line('Address', `${row.addressStreet}, ${row.addressNumber}${complement}, ${row.addressNeighborhood}, ${row.addressCity}-${row.addressState}, CEP ${row.addressZipCode}`);
+  line(
+    'Address',
+    `${row.addressStreet}, ${row.addressNumber}${complement}, ${row.addressNeighborhood}, ${row.addressCity}-${row.addressState}, CEP ${row.addressZipCode}`,
+  );
 
   heading('Amounts (monthly, BRL)');
   line('Rent', money(row.rentalAmount));

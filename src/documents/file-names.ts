@@ -12,7 +12,8 @@ export const FILE_NAME_MAX_BYTES = 255;
 // U+061C, U+200E-U+200F (marks), U+202A-U+202E (embeddings, overrides), U+2066-U+2069 (isolates), U+FEFF.
 const BIDI_AND_INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 // C0 controls (NUL included), DEL, C1 controls; lone surrogates cannot be stored.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The cleaned name, null when none was sent; 400 naming `part` when it cannot be kept. */
 export function cleanFileName(raw: string, part: string): string | null {

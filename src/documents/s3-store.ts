@@ -23,7 +23,8 @@ export interface S3Location {
 export function parseStoreUrl(url: string): S3Location {
   const parsed = new URL(url);
   if (parsed.protocol !== 's3:' || !parsed.hostname) throw new Error('DOCUMENT_STORE_URL must be s3://<bucket>[/<prefix>][?endpoint=...&region=...]');
-  if (parsed.username || parsed.password) throw new Error('DOCUMENT_STORE_URL must not carry credentials: use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (parsed.username || parsed.password)
+    throw new Error('DOCUMENT_STORE_URL must not carry credentials: use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
   const prefix = parsed.pathname.replace(/^\/+|\/+$/g, '');
   const endpoint = parsed.searchParams.get('endpoint') ?? undefined;
   return {

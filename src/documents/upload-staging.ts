@@ -30,7 +30,12 @@ export function uploadStaging(db: Database, stores: DocumentStores): UploadStagi
       const writer = store.writer(staged.key);
       return { staged, write: (chunk) => writer.write(chunk), end: () => writer.end(), abort: () => writer.abort() };
     },
-    discard: (staged) => discardUploads(db, stores, staged.map((file) => file.key)),
+    discard: (staged) =>
+      discardUploads(
+        db,
+        stores,
+        staged.map((file) => file.key),
+      ),
   };
 }
 

@@ -42,8 +42,7 @@ export function companyGuarantees(unit: UnitOfWork, companyId: string, actor: Ac
     create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(unit, companyId, actor, body),
     patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(unit, actor, current, body, rules.contracts),
     decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(unit, companyId, actor, id, decision, rules.contracts),
-    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) =>
-      addCoTenant(unit, actor, current, columns, rules.contracts),
+    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(unit, actor, current, columns, rules.contracts),
     patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>
       patchCoTenant(unit, actor, current, cpfCnpj, changes, rules.contracts),
     removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(unit, actor, current, cpfCnpj, rules.contracts),

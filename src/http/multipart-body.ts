@@ -92,7 +92,8 @@ export function isMultipart(req: Request): boolean {
 
 const malformed = (why: string) =>
   new BadRequest('malformed_multipart', 'The request body is not a valid multipart/form-data body (RFC 7578).', [`body: ${why}`]);
-const tooLarge = (detail: string) => new ApiError(413, 'document_too_large', 'The upload is larger than its limits.', [detail], { Connection: 'close' });
+const tooLarge = (detail: string) =>
+  new ApiError(413, 'document_too_large', 'The upload is larger than its limits.', [detail], { Connection: 'close' });
 
 /** Reads the request's parts; throws (after discarding what it staged) on the first problem. */
 export async function readMultipart(req: Request, shape: MultipartShape, staging: UploadStaging, companyId: string): Promise<MultipartBody> {

@@ -210,7 +210,10 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
       result = errorResult(req, error);
     }
     // Before the answer: a client that reads it finds no bytes of a failed upload left behind.
-    if (exchange.settle) await exchange.settle().catch((error: unknown) => options.logger.warn({ err: error }, 'staged upload bytes not discarded yet; housekeeping will'));
+    if (exchange.settle)
+      await exchange
+        .settle()
+        .catch((error: unknown) => options.logger.warn({ err: error }, 'staged upload bytes not discarded yet; housekeeping will'));
     if (exchange.rateLimit) result = { ...result, headers: { ...exchange.rateLimit.headers, ...result.headers } };
     if (options.checkResponses && exchange.operationId) {
       checkResponseAgainstContract(api, api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);

@@ -58,7 +58,8 @@ export function requestValidators(api: OpenAPIBackend): (operationId: string, mu
 }
 
 /** openapi-backend's body validator (its schema's `requestBody` property), compiled from the JSON media type when there is one. */
-const validatesBody = (validate: ValidateFunction) => (validate.schema as { properties?: object }).properties !== undefined && 'requestBody' in (validate.schema as { properties: object }).properties;
+const validatesBody = (validate: ValidateFunction) =>
+  (validate.schema as { properties?: object }).properties !== undefined && 'requestBody' in (validate.schema as { properties: object }).properties;
 
 /**
  * A multipart body is validated against its own schema, binary parts included (openapi-backend

@@ -70,11 +70,15 @@ export function documentSuite(variant: StoreVariant): World {
     expect(download.headers['content-length']).toBe(String(png.length));
     expect(download.headers['etag']).toBe(`"${sha256Of(png)}"`);
     expect(download.headers['repr-digest']).toBe(`sha-256=:${Buffer.from(sha256Of(png), 'hex').toString('base64')}:`);
-    expect(download.headers['content-disposition']).toBe(`attachment; filename="identidade ??o.png"; filename*=UTF-8''identidade%20%C3%A7%C3%A3o.png`);
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="identidade ??o.png"; filename*=UTF-8''identidade%20%C3%A7%C3%A3o.png`,
+    );
     expect(download.headers['x-content-type-options']).toBe('nosniff');
     expect(download.headers['content-security-policy']).toBe('sandbox');
 
-    const head = await request(world.app).head(`${documentsPath(guarantee.id)}/${entry.documents[0]!.id}`).set(who().auth);
+    const head = await request(world.app)
+      .head(`${documentsPath(guarantee.id)}/${entry.documents[0]!.id}`)
+      .set(who().auth);
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(pdf.length));
     const notModified = await partner.follow(`${documentsPath(guarantee.id)}/${entry.documents[0]!.id}`).set('If-None-Match', `"${sha256Of(pdf)}"`);
@@ -102,7 +106,8 @@ export function documentSuite(variant: StoreVariant): World {
     const guarantee = await partner.newGuarantee();
     const pdf = pdfBytes();
     const before = await stored();
-    for (const name of ['one.pdf', 'two.pdf']) expect((await upload(world, who(), documentsPath(guarantee.id), [{ bytes: pdf, name }])).status).toBe(201);
+    for (const name of ['one.pdf', 'two.pdf'])
+      expect((await upload(world, who(), documentsPath(guarantee.id), [{ bytes: pdf, name }])).status).toBe(201);
     const after = await stored();
     expect(after.documents - before.documents).toBe(2);
     expect(after.blobs - before.blobs).toBe(1);
@@ -117,11 +122,20 @@ export function documentSuite(variant: StoreVariant): World {
     { what: 'an empty file', bytes: Buffer.alloc(0), name: 'empty.pdf', status: 400, code: /^validation_failed$/ },
     { what: 'a name of 10,000 characters', bytes: pdfBytes(), name: `${'a'.repeat(10_000)}.pdf`, status: 400, code: /^validation_failed$/ },
     // A NUL inside a part's header is refused by the parser itself, or by the name's own check.
-    { what: 'a name with ../ and NUL', bytes: pdfBytes(), name: '../../etc/passwd\u0000.pdf', status: 400, code: /^(validation_failed|malformed_multipart)$/ },
+    {
+      what: 'a name with ../ and NUL',
+      bytes: pdfBytes(),
+      name: '../../etc/passwd\u0000.pdf',
+      status: 400,
+      code: /^(validation_failed|malformed_multipart)$/,
+    },
   ])('When a partner sends $what beside a valid file, then $status and nothing is stored', async ({ bytes, name, status, code }) => {
     const guarantee = await partner.newGuarantee();
     const before = await stored();
-    const response = await upload(world, who(), documentsPath(guarantee.id), [{ bytes: pdfBytes(), name: 'fine.pdf' }, { bytes, name }]);
+    const response = await upload(world, who(), documentsPath(guarantee.id), [
+      { bytes: pdfBytes(), name: 'fine.pdf' },
+      { bytes, name },
+    ]);
     expect(response.status).toBe(status);
     expect(response.body.code).toMatch(code);
     expect(await stored()).toEqual(before);
@@ -142,7 +156,12 @@ export function documentSuite(variant: StoreVariant): World {
     expect([truncated.status, truncated.body.code]).toEqual([400, 'malformed_multipart']);
     const otherPart = await upload(world, who(), path, [{ bytes: pdfBytes(), name: 'a.pdf' }], { fields: [['note', 'x']] });
     expect([otherPart.status, otherPart.body.code]).toEqual([400, 'validation_failed']);
-    const six = await upload(world, who(), path, Array.from({ length: 6 }, (_, i) => ({ bytes: pdfBytes(), name: `${i}.pdf` })));
+    const six = await upload(
+      world,
+      who(),
+      path,
+      Array.from({ length: 6 }, (_, i) => ({ bytes: pdfBytes(), name: `${i}.pdf` })),
+    );
     expect([six.status, six.body.code, six.body.details]).toEqual([400, 'validation_failed', ['file: at most 5 files']]);
     const blank = await upload(world, who(), path, [{ bytes: pdfBytes(), name: 'a.pdf' }], { comment: '   ' });
     expect([blank.status, blank.body.code]).toEqual([400, 'validation_failed']);

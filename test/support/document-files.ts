@@ -28,12 +28,17 @@ export function pngBytes(): Buffer {
 }
 
 export function jpegBytes(): Buffer {
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]), randomBytes(64), Buffer.from([0xff, 0xd9])]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
+    randomBytes(64),
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }
 
 export const htmlBytes = () => Buffer.from('<!DOCTYPE html><html><body><script>alert(1)</script></body></html>');
 export const svgBytes = () => Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
-export const zipBytes = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0]), Buffer.alloc(30, 0), Buffer.from('payload.exe')]);
+export const zipBytes = () =>
+  Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0]), Buffer.alloc(30, 0), Buffer.from('payload.exe')]);
 
 export const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
