@@ -74,6 +74,10 @@ beforeAll(async () => {
   await db.$executeRaw`INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
     SELECT rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status
     FROM history_entries, generate_series(1, ${many}::int) WHERE rental_insurance_id = ${BigInt(guarantee.id)} AND kind = 'comment'`;
+  // More documents than a guarantee may hold (100 through the API): their list is still one bounded page.
+  await db.$executeRaw`INSERT INTO documents (history_entry_id, file_name, company_id, rental_insurance_id, content_type, size, sha256, creator_name, creator_service_account)
+    SELECT id, repeat('n', 255), ${agency.companyId}, rental_insurance_id, 'application/pdf', 10485760, repeat('a', 64), creator_name, creator_service_account
+    FROM history_entries, generate_series(1, ${many}::int) WHERE id = (SELECT max(id) FROM history_entries WHERE rental_insurance_id = ${BigInt(guarantee.id)})`;
   await db.$executeRaw`INSERT INTO events (id, company_id, type, data)
     SELECT gen_random_uuid(), company_id, type, data FROM events, generate_series(1, ${many}::int)
     WHERE company_id = ${agency.companyId} AND type = 'rental_insurance.comment_added'`;
@@ -114,6 +118,7 @@ const CALLS: Record<string, Call> = {
   listRentalInsuranceHistory: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/history?${BIG}`)(s),
   listCoTenants: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/co-tenants?${BIG}`)(s),
   listRentalInsuranceSignatures: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/signatures?${BIG}`)(s),
+  listRentalInsuranceDocuments: (s) => asAgency(`/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`)(s),
   listDailySummaries: () => {
     const start = new Date(`${today()}T12:00:00Z`);
     start.setUTCDate(start.getUTCDate() - 365);
@@ -129,6 +134,7 @@ const CALLS: Record<string, Call> = {
   getRentalInsuranceForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}`),
   listRentalInsuranceHistoryForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/history?${BIG}`),
   listRentalInsuranceSignaturesForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/signatures?${BIG}`),
+  listRentalInsuranceDocumentsForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
   listAgencyCredentials: asDirector(`/v1/agency/credentials?${BIG}`),
   listCredentials: asStaff(() => `/v1/credentials?${BIG}`),
   getCredential: asStaff((s) => `/v1/credentials/${s.credentialId}`),

@@ -4,2853 +4,2613 @@
  */
 
 export interface paths {
-  '/v1/rental-insurances': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List guarantees
+         * @description Returns one page of the agency's guarantees, newest first (`createdAt` descending, then `id`
+         *     descending). Filters combine with AND; repeated `status` values combine with OR. Default page
+         *     size 20, clamped to 1..200; `page` is zero-based and negative values count as 0. A page beyond
+         *     the last is empty with correct metadata. `_links` keep the filters and the applied page size.
+         */
+        get: operations["listRentalInsurances"];
+        put?: never;
+        /**
+         * Create a guarantee
+         * @description Creates a guarantee for the token's agency. It always starts `under_review` with version 1
+         *     (`ETag: W/"1"`) and `Service-Effects: review_started`; creation never decides the review.
+         *     `Location` holds the absolute URL of the new guarantee.
+         *
+         *     Requires `Idempotency-Key`. A co-tenant whose CPF/CNPJ repeats the tenant's or another
+         *     co-tenant's is `409 duplicate_co_tenant`; more than 10 co-tenants is `400 validation_failed`.
+         */
+        post: operations["createRentalInsurance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List guarantees
-     * @description Returns one page of the agency's guarantees, newest first (`createdAt` descending, then `id`
-     *     descending). Filters combine with AND; repeated `status` values combine with OR. Default page
-     *     size 20, clamped to 1..200; `page` is zero-based and negative values count as 0. A page beyond
-     *     the last is empty with correct metadata. `_links` keep the filters and the applied page size.
-     */
-    get: operations['listRentalInsurances'];
-    put?: never;
-    /**
-     * Create a guarantee
-     * @description Creates a guarantee for the token's agency. It always starts `under_review` with version 1
-     *     (`ETag: W/"1"`) and `Service-Effects: review_started`; creation never decides the review.
-     *     `Location` holds the absolute URL of the new guarantee.
-     *
-     *     Requires `Idempotency-Key`. A co-tenant whose CPF/CNPJ repeats the tenant's or another
-     *     co-tenant's is `409 duplicate_co_tenant`; more than 10 co-tenants is `400 validation_failed`.
-     */
-    post: operations['createRentalInsurance'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a guarantee
+         * @description Returns the guarantee with its current version in `ETag`. With `If-None-Match` naming the
+         *     current version the answer is `304` without a body. A guarantee of another agency, or an `id`
+         *     that is not a positive integer, is `404 not_found`.
+         */
+        get: operations["getRentalInsurance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a guarantee (merge patch)
+         * @description JSON Merge Patch (RFC 7396); `Content-Type: application/merge-patch+json` is required (`415`
+         *     otherwise). Only the fields present change; nested objects (`tenant`, `property`,
+         *     `property.address`) merge field by field. `null` clears an optional field; `null` on a field
+         *     that is required at creation is `400 validation_failed`. The tenant's `cpfCnpj` cannot be
+         *     changed (sending it is `400 validation_failed` naming the field); co-tenants change only
+         *     through the co-tenant endpoints. An empty object, or values equal to the current ones, is a
+         *     valid no-op: same version, `Service-Effects: none`.
+         *
+         *     Requires `Idempotency-Key` and `If-Match` (missing `428`, stale `412`). Effects by status (see
+         *     *Lifecycle*): a monetary change on `approved` starts a new review (`review_started`), on
+         *     `accepted` it also invalidates the contract (`review_started, contract_invalidated`); a
+         *     contractual change on `accepted` reissues the contract (`contract_reissued`); any data change
+         *     on `information_requested` returns it to review (`review_started`). Closed statuses:
+         *     `409 invalid_state`.
+         */
+        patch: operations["patchRentalInsurance"];
+        trace?: never;
     };
-    /**
-     * Read a guarantee
-     * @description Returns the guarantee with its current version in `ETag`. With `If-None-Match` naming the
-     *     current version the answer is `304` without a body. A guarantee of another agency, or an `id`
-     *     that is not a positive integer, is `404 not_found`.
-     */
-    get: operations['getRentalInsurance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Update a guarantee (merge patch)
-     * @description JSON Merge Patch (RFC 7396); `Content-Type: application/merge-patch+json` is required (`415`
-     *     otherwise). Only the fields present change; nested objects (`tenant`, `property`,
-     *     `property.address`) merge field by field. `null` clears an optional field; `null` on a field
-     *     that is required at creation is `400 validation_failed`. The tenant's `cpfCnpj` cannot be
-     *     changed (sending it is `400 validation_failed` naming the field); co-tenants change only
-     *     through the co-tenant endpoints. An empty object, or values equal to the current ones, is a
-     *     valid no-op: same version, `Service-Effects: none`.
-     *
-     *     Requires `Idempotency-Key` and `If-Match` (missing `428`, stale `412`). Effects by status (see
-     *     *Lifecycle*): a monetary change on `approved` starts a new review (`review_started`), on
-     *     `accepted` it also invalidates the contract (`review_started, contract_invalidated`); a
-     *     contractual change on `accepted` reissues the contract (`contract_reissued`); any data change
-     *     on `information_requested` returns it to review (`review_started`). Closed statuses:
-     *     `409 invalid_state`.
-     */
-    patch: operations['patchRentalInsurance'];
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/history': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a guarantee
+         * @description Every status change, partner write, reviewer write and comment of the guarantee, one page at
+         *     a time in chronological order (oldest first), paged like the guarantee list: `page` (zero
+         *     based) and `pageSize` (default 20, clamped to 1..200), with `page` metadata and `_links`. The
+         *     first entry is the creation, with `previousStatus.code` null. Comments are public: reviewers
+         *     and operators of the service see them too.
+         *
+         *     The history only grows at its end, so an entry never moves to another page: a partner that
+         *     remembers the last page it read (`_links.last`) reads only that page and the ones after it
+         *     next time.
+         */
+        get: operations["listRentalInsuranceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the history of a guarantee
-     * @description Every status change, partner write, reviewer write and comment of the guarantee, one page at
-     *     a time in chronological order (oldest first), paged like the guarantee list: `page` (zero
-     *     based) and `pageSize` (default 20, clamped to 1..200), with `page` metadata and `_links`. The
-     *     first entry is the creation, with `previousStatus.code` null. Comments are public: reviewers
-     *     and operators of the service see them too.
-     *
-     *     The history only grows at its end, so an entry never moves to another page: a partner that
-     *     remembers the last page it read (`_links.last`) reads only that page and the ones after it
-     *     next time.
-     */
-    get: operations['listRentalInsuranceHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/comments': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a guarantee
+         * @description Adds a public comment to the guarantee's history, visible to the partner and to the service's
+         *     reviewers and operators. Allowed in every status, including closed ones. A comment changes
+         *     neither the guarantee's data, status, assignee nor version, so it needs no `If-Match` and
+         *     returns no `ETag`; `Service-Effects` is always `none`. The response is the new history entry
+         *     (`previousStatus` and `status` both hold the current status).
+         *
+         *     Requires `Idempotency-Key`; the only `409` is `idempotency_key_in_use`.
+         *
+         *     An agency may add at most 5,000 comments per calendar day (America/Sao_Paulo; the
+         *     deployment's `COMMENT_QUOTA_PER_DAY`), across all its guarantees. Beyond that:
+         *     `429 comment_quota_exceeded` with `Retry-After` holding the seconds until the next day, and
+         *     nothing is stored.
+         */
+        post: operations["createRentalInsuranceComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Comment on a guarantee
-     * @description Adds a public comment to the guarantee's history, visible to the partner and to the service's
-     *     reviewers and operators. Allowed in every status, including closed ones. A comment changes
-     *     neither the guarantee's data, status, assignee nor version, so it needs no `If-Match` and
-     *     returns no `ETag`; `Service-Effects` is always `none`. The response is the new history entry
-     *     (`previousStatus` and `status` both hold the current status).
-     *
-     *     Requires `Idempotency-Key`; the only `409` is `idempotency_key_in_use`.
-     *
-     *     An agency may add at most 5,000 comments per calendar day (America/Sao_Paulo; the
-     *     deployment's `COMMENT_QUOTA_PER_DAY`), across all its guarantees. Beyond that:
-     *     `429 comment_quota_exceeded` with `Retry-After` holding the seconds until the next day, and
-     *     nothing is stored.
-     */
-    post: operations['createRentalInsuranceComment'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/documents': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents of a guarantee
+         * @description Every document attached to the guarantee's history (files the agency or a reviewer attached,
+         *     and the contracts the service rendered), newest first, paged like the guarantee list
+         *     (`page`, `pageSize` default 20, clamped to 1..200). A guarantee holds at most 100 documents.
+         */
+        get: operations["listRentalInsuranceDocuments"];
+        put?: never;
+        /**
+         * Attach documents to a guarantee
+         * @description Attaches one to five files (the tenant's identity and income proofs, the property's
+         *     registration, a form a reviewer asked for) to the guarantee's history, with an optional
+         *     comment, in one new history entry whose `documents` lists them in the order sent. Reviewers
+         *     see them at once. Allowed in every status except `archived` (`409 invalid_state`); it changes
+         *     neither data, status nor version, so it needs no `If-Match` and returns no `ETag`;
+         *     `Service-Effects` is always `none`.
+         *
+         *     Send `multipart/form-data` (RFC 7578) with one to five parts named `file` (each with a
+         *     `filename`) and at most one part named `comment` (the rules of a comment). For example
+         *     `curl -H "Authorization: Bearer $TOKEN" -H "Idempotency-Key: $(uuidgen)" -F file=@renda.pdf
+         *     -F comment="Comprovante de renda" {base_url}/v1/rental-insurances/1045/documents`.
+         *
+         *     - **Types**: the type is decided from the file's bytes (its magic number), never from the
+         *       part's `Content-Type` or the file name. Only PDF, JPEG and PNG are kept; anything else
+         *       (HTML, SVG, a ZIP named `.pdf`...) is `415 document_type_not_allowed`, whose details name
+         *       the type detected.
+         *     - **Sizes**: each file at most 10 MB (10,485,760 bytes) and not empty; the whole request at
+         *       most 55 MB. A file or request over its limit is refused as soon as the limit is passed:
+         *       `413 document_too_large`.
+         *     - **Names**: `filename` is kept for display only and never names anything stored. A path is
+         *       reduced to its last segment (`../../renda.pdf` is `renda.pdf`), bidirectional-override
+         *       characters are removed and the name is normalised (NFC). A name with a control character
+         *       (U+0000 included), or longer than 255 bytes in UTF-8, or empty once cleaned, is
+         *       `400 validation_failed`.
+         *     - **Limits**: a guarantee holds at most 100 documents (`409 document_limit_reached`). An
+         *       agency may upload at most 1 GiB per calendar day (America/Sao_Paulo; the deployment's
+         *       `DOCUMENT_BYTES_PER_AGENCY_PER_DAY`), counted in bytes received:
+         *       `429 document_quota_exceeded` with `Retry-After` holding the seconds until the next day.
+         *     - **Idempotency** covers the bytes: the fingerprint is the method, the path, the comment and
+         *       each file's name, size and SHA-256. The same key with the same files replays the entry;
+         *       with other bytes it is `400 idempotency_key_reused`.
+         *     - Bad input (not multipart, no boundary, a truncated body, a part other than `file` or
+         *       `comment`, six files...) is a `4xx` with the error body, and stores nothing.
+         *     - Identical bytes are stored once per agency (by SHA-256), whatever their names.
+         */
+        post: operations["attachRentalInsuranceDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the documents of a guarantee
-     * @description Every document attached to the guarantee's history (files the agency or a reviewer attached,
-     *     and the contracts the service rendered), newest first, paged like the guarantee list
-     *     (`page`, `pageSize` default 20, clamped to 1..200). A guarantee holds at most 100 documents.
-     */
-    get: operations['listRentalInsuranceDocuments'];
-    put?: never;
-    /**
-     * Attach documents to a guarantee
-     * @description Attaches one to five files (the tenant's identity and income proofs, the property's
-     *     registration, a form a reviewer asked for) to the guarantee's history, with an optional
-     *     comment, in one new history entry whose `documents` lists them in the order sent. Reviewers
-     *     see them at once. Allowed in every status except `archived` (`409 invalid_state`); it changes
-     *     neither data, status nor version, so it needs no `If-Match` and returns no `ETag`;
-     *     `Service-Effects` is always `none`.
-     *
-     *     Send `multipart/form-data` (RFC 7578) with one to five parts named `file` (each with a
-     *     `filename`) and at most one part named `comment` (the rules of a comment). For example
-     *     `curl -H "Authorization: Bearer $TOKEN" -H "Idempotency-Key: $(uuidgen)" -F file=@renda.pdf
-     *     -F comment="Comprovante de renda" {base_url}/v1/rental-insurances/1045/documents`.
-     *
-     *     - **Types**: the type is decided from the file's bytes (its magic number), never from the
-     *       part's `Content-Type` or the file name. Only PDF, JPEG and PNG are kept; anything else
-     *       (HTML, SVG, a ZIP named `.pdf`...) is `415 document_type_not_allowed`, whose details name
-     *       the type detected.
-     *     - **Sizes**: each file at most 10 MB (10,485,760 bytes) and not empty; the whole request at
-     *       most 55 MB. A file or request over its limit is refused as soon as the limit is passed:
-     *       `413 document_too_large`.
-     *     - **Names**: `filename` is kept for display only and never names anything stored. A path is
-     *       reduced to its last segment (`../../renda.pdf` is `renda.pdf`), bidirectional-override
-     *       characters are removed and the name is normalised (NFC). A name with a control character
-     *       (U+0000 included), or longer than 255 bytes in UTF-8, or empty once cleaned, is
-     *       `400 validation_failed`.
-     *     - **Limits**: a guarantee holds at most 100 documents (`409 document_limit_reached`). An
-     *       agency may upload at most 1 GiB per calendar day (America/Sao_Paulo; the deployment's
-     *       `DOCUMENT_BYTES_PER_AGENCY_PER_DAY`), counted in bytes received:
-     *       `429 document_quota_exceeded` with `Retry-After` holding the seconds until the next day.
-     *     - **Idempotency** covers the bytes: the fingerprint is the method, the path, the comment and
-     *       each file's name, size and SHA-256. The same key with the same files replays the entry;
-     *       with other bytes it is `400 idempotency_key_reused`.
-     *     - Bad input (not multipart, no boundary, a truncated body, a part other than `file` or
-     *       `comment`, six files...) is a `4xx` with the error body, and stores nothing.
-     *     - Identical bytes are stored once per agency (by SHA-256), whatever their names.
-     */
-    post: operations['attachRentalInsuranceDocuments'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/documents/{documentId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document
+         * @description The document's bytes, exactly as stored, with the type detected when it was attached
+         *     (`application/pdf`, `image/jpeg` or `image/png`), `Content-Length`,
+         *     `Content-Disposition: attachment` with its name (RFC 6266; `filename*` carries a non-ASCII
+         *     name), a strong `ETag`, `Repr-Digest` with its SHA-256 (RFC 9530; compare it with the
+         *     document's `sha256`), `X-Content-Type-Options: nosniff` and `Content-Security-Policy:
+         *     sandbox`. `If-None-Match` naming its `ETag` answers `304 Not Modified`. The answer is
+         *     streamed: write it to a file rather than into memory. `HEAD` answers the same headers
+         *     without the bytes.
+         *
+         *     A document of another guarantee, or of another agency's, is `404 not_found`.
+         */
+        get: operations["getRentalInsuranceDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Download a document
-     * @description The document's bytes, exactly as stored, with the type detected when it was attached
-     *     (`application/pdf`, `image/jpeg` or `image/png`), `Content-Length`,
-     *     `Content-Disposition: attachment` with its name (RFC 6266; `filename*` carries a non-ASCII
-     *     name), a strong `ETag`, `Repr-Digest` with its SHA-256 (RFC 9530; compare it with the
-     *     document's `sha256`), `X-Content-Type-Options: nosniff` and `Content-Security-Policy:
-     *     sandbox`. `If-None-Match` naming its `ETag` answers `304 Not Modified`. The answer is
-     *     streamed: write it to a file rather than into memory. `HEAD` answers the same headers
-     *     without the bytes.
-     *
-     *     A document of another guarantee, or of another agency's, is `404 not_found`.
-     */
-    get: operations['getRentalInsuranceDocument'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/signatures': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the contract signatures of a guarantee
+         * @description The current signature records, paged like the guarantee list (`page`, `pageSize` default 20,
+         *     clamped to 1..200): the contract document first, then the tenant, then the co-tenants in the
+         *     order they were added (at most 12 records, so one page holds them all). Empty until the
+         *     proposal is accepted, and again after a monetary change invalidates the contract. Records in
+         *     `pending` carry no `url`; `awaiting_signature`, `signed` and `refused` records carry the
+         *     signing link.
+         */
+        get: operations["listRentalInsuranceSignatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the contract signatures of a guarantee
-     * @description The current signature records, paged like the guarantee list (`page`, `pageSize` default 20,
-     *     clamped to 1..200): the contract document first, then the tenant, then the co-tenants in the
-     *     order they were added (at most 12 records, so one page holds them all). Empty until the
-     *     proposal is accepted, and again after a monetary change invalidates the contract. Records in
-     *     `pending` carry no `url`; `awaiting_signature`, `signed` and `refused` records carry the
-     *     signing link.
-     */
-    get: operations['listRentalInsuranceSignatures'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/accept': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an approved proposal
+         * @description Accepts, on the tenant's behalf, a proposal that is already `approved`: the guarantee becomes
+         *     `accepted` and signature of the contract is requested (`Service-Effects: signature_requested`;
+         *     signature records are created `pending`). It does not approve anything: approval is the
+         *     reviewers' decision. Any other status: `409 invalid_state`.
+         *
+         *     No request body. Requires `Idempotency-Key`; no `If-Match`.
+         */
+        post: operations["acceptRentalInsurance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Accept an approved proposal
-     * @description Accepts, on the tenant's behalf, a proposal that is already `approved`: the guarantee becomes
-     *     `accepted` and signature of the contract is requested (`Service-Effects: signature_requested`;
-     *     signature records are created `pending`). It does not approve anything: approval is the
-     *     reviewers' decision. Any other status: `409 invalid_state`.
-     *
-     *     No request body. Requires `Idempotency-Key`; no `If-Match`.
-     */
-    post: operations['acceptRentalInsurance'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/refuse': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse an approved proposal
+         * @description Refuses, on the tenant's behalf, a proposal that is already `approved`: the guarantee becomes
+         *     `declined_by_tenant` (a closed status; `Service-Effects: none`). It does not decline a
+         *     guarantee in review. Any other status: `409 invalid_state`.
+         *
+         *     No request body. Requires `Idempotency-Key`; no `If-Match`.
+         */
+        post: operations["refuseRentalInsurance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Refuse an approved proposal
-     * @description Refuses, on the tenant's behalf, a proposal that is already `approved`: the guarantee becomes
-     *     `declined_by_tenant` (a closed status; `Service-Effects: none`). It does not decline a
-     *     guarantee in review. Any other status: `409 invalid_state`.
-     *
-     *     No request body. Requires `Idempotency-Key`; no `If-Match`.
-     */
-    post: operations['refuseRentalInsurance'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/advance-clock': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/advance-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a guarantee's clock (sandbox only)
+         * @description **Sandbox only: this operation does not exist in production** (production answers
+         *     `404 route_not_found`, and its published document does not list it).
+         *
+         *     Moves this one guarantee's clock forward, `by` an ISO 8601 duration (`P30D`, `PT1H`,
+         *     `P1Y2M`, whole numbers; years and months are calendar months in UTC, a day is 24 hours) or
+         *     `to` an RFC 3339 time, and makes everything time drives happen to it as it would have, in
+         *     order, each at the time it was due: the sandbox reviewer's steps, an `approved` proposal
+         *     that expires after its validity, the envelope and the signers, activation with its ledger
+         *     entries (dated the simulated activation day), termination when `terminationDate` begins in
+         *     São Paulo, archiving 365 days later. Each step is the same status change, history entry,
+         *     ledger entry and event as when the time really passes; history `createdAt`, the guarantee's
+         *     `updatedAt` and the events' `occurredAt` show the simulated times. A step that was already
+         *     due before the call happens at the guarantee's previous time.
+         *
+         *     The guarantee keeps its clock: it stays ahead of the wall clock by the same amount, its
+         *     later changes (yours included) are stamped with its own time, and the sandbox's automatic
+         *     steps come when its own time is due. Nothing of any other guarantee moves. Events are
+         *     delivered at once as usual (webhooks and `GET /v1/events`, in the order they were stored);
+         *     only their `occurredAt` is simulated, and the feed's `occurredFrom` and `occurredBefore`
+         *     filter on it. Ledger entries dated after today count in the balance from their day on, like
+         *     any entry.
+         *
+         *     Exactly one of `by` and `to` (`400 validation_failed` otherwise, or for a malformed value).
+         *     A time before the guarantee's current time: `409 clock_cannot_go_back`. At most 1,830 days
+         *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. Any
+         *     status may be advanced (a closed guarantee just keeps its clock). Requires
+         *     `Idempotency-Key`; no `If-Match` (like accept and refuse). The answer's `ETag` is the
+         *     guarantee's version after the steps; moving the clock alone does not change it.
+         */
+        post: operations["advanceRentalInsuranceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Advance a guarantee's clock (sandbox only)
-     * @description **Sandbox only: this operation does not exist in production** (production answers
-     *     `404 route_not_found`, and its published document does not list it).
-     *
-     *     Moves this one guarantee's clock forward, `by` an ISO 8601 duration (`P30D`, `PT1H`,
-     *     `P1Y2M`, whole numbers; years and months are calendar months in UTC, a day is 24 hours) or
-     *     `to` an RFC 3339 time, and makes everything time drives happen to it as it would have, in
-     *     order, each at the time it was due: the sandbox reviewer's steps, an `approved` proposal
-     *     that expires after its validity, the envelope and the signers, activation with its ledger
-     *     entries (dated the simulated activation day), termination when `terminationDate` begins in
-     *     São Paulo, archiving 365 days later. Each step is the same status change, history entry,
-     *     ledger entry and event as when the time really passes; history `createdAt`, the guarantee's
-     *     `updatedAt` and the events' `occurredAt` show the simulated times. A step that was already
-     *     due before the call happens at the guarantee's previous time.
-     *
-     *     The guarantee keeps its clock: it stays ahead of the wall clock by the same amount, its
-     *     later changes (yours included) are stamped with its own time, and the sandbox's automatic
-     *     steps come when its own time is due. Nothing of any other guarantee moves. Events are
-     *     delivered at once as usual (webhooks and `GET /v1/events`, in the order they were stored);
-     *     only their `occurredAt` is simulated, and the feed's `occurredFrom` and `occurredBefore`
-     *     filter on it. Ledger entries dated after today count in the balance from their day on, like
-     *     any entry.
-     *
-     *     Exactly one of `by` and `to` (`400 validation_failed` otherwise, or for a malformed value).
-     *     A time before the guarantee's current time: `409 clock_cannot_go_back`. At most 1,830 days
-     *     (about five years) per call: `400 clock_advance_too_far`; call again to go further. Any
-     *     status may be advanced (a closed guarantee just keeps its clock). Requires
-     *     `Idempotency-Key`; no `If-Match` (like accept and refuse). The answer's `ETag` is the
-     *     guarantee's version after the steps; moving the clock alone does not change it.
-     */
-    post: operations['advanceRentalInsuranceClock'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/co-tenants': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/co-tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the co-tenants of a guarantee
+         * @description The guarantee's co-tenants in the order they were added, paged like the guarantee list
+         *     (`page`, `pageSize` default 20, clamped to 1..200; a guarantee has at most 10 co-tenants, so
+         *     one page holds them all). The same co-tenants as the guarantee's `coTenants`; their
+         *     `cpfCnpj` is the one the co-tenant `PATCH` and `DELETE` paths take.
+         */
+        get: operations["listCoTenants"];
+        put?: never;
+        /**
+         * Add a co-tenant
+         * @description Adds a co-tenant and answers the whole guarantee with its new version. `Location` holds the
+         *     absolute URL of the co-tenant (`.../co-tenants/{cpfCnpj}`, normalised CPF/CNPJ), used by the
+         *     co-tenant `PATCH` and `DELETE`.
+         *
+         *     Requires `Idempotency-Key` and `If-Match`. Conflicts (`409`): `duplicate_co_tenant` when the
+         *     CPF/CNPJ is the tenant's or another co-tenant's, `co_tenant_limit_reached` when the guarantee
+         *     already has 10, `invalid_state` on a closed guarantee. Effects as for a contractual change
+         *     (see *Lifecycle*): `contract_reissued` on `accepted`, `review_started` on
+         *     `information_requested`, otherwise `none`.
+         */
+        post: operations["addCoTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the co-tenants of a guarantee
-     * @description The guarantee's co-tenants in the order they were added, paged like the guarantee list
-     *     (`page`, `pageSize` default 20, clamped to 1..200; a guarantee has at most 10 co-tenants, so
-     *     one page holds them all). The same co-tenants as the guarantee's `coTenants`; their
-     *     `cpfCnpj` is the one the co-tenant `PATCH` and `DELETE` paths take.
-     */
-    get: operations['listCoTenants'];
-    put?: never;
-    /**
-     * Add a co-tenant
-     * @description Adds a co-tenant and answers the whole guarantee with its new version. `Location` holds the
-     *     absolute URL of the co-tenant (`.../co-tenants/{cpfCnpj}`, normalised CPF/CNPJ), used by the
-     *     co-tenant `PATCH` and `DELETE`.
-     *
-     *     Requires `Idempotency-Key` and `If-Match`. Conflicts (`409`): `duplicate_co_tenant` when the
-     *     CPF/CNPJ is the tenant's or another co-tenant's, `co_tenant_limit_reached` when the guarantee
-     *     already has 10, `invalid_state` on a closed guarantee. Effects as for a contractual change
-     *     (see *Lifecycle*): `contract_reissued` on `accepted`, `review_started` on
-     *     `information_requested`, otherwise `none`.
-     */
-    post: operations['addCoTenant'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a co-tenant
+         * @description Removes one co-tenant and answers the whole guarantee with its new version. No request body.
+         *
+         *     Requires `Idempotency-Key` and `If-Match`. A CPF/CNPJ that is not one of this guarantee's
+         *     co-tenants is `404 not_found`. Closed guarantee: `409 invalid_state`. Effects as for a
+         *     contractual change (see *Lifecycle*).
+         */
+        delete: operations["removeCoTenant"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a co-tenant (merge patch)
+         * @description JSON Merge Patch (RFC 7396) of one co-tenant; `Content-Type: application/merge-patch+json`
+         *     is required (`415` otherwise). `null` clears an optional field; `null` on `name` is `400`.
+         *     `cpfCnpj` cannot be changed (it identifies the co-tenant; sending it is `400 validation_failed`
+         *     naming the field): remove the co-tenant and add the new one instead. An empty object is a
+         *     valid no-op. Answers the whole guarantee.
+         *
+         *     Requires `Idempotency-Key` and `If-Match`. A CPF/CNPJ that is not one of this guarantee's
+         *     co-tenants (the tenant's included) is `404 not_found`. Closed guarantee: `409 invalid_state`.
+         *     Effects as for a contractual change (see *Lifecycle*).
+         */
+        patch: operations["patchCoTenant"];
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Remove a co-tenant
-     * @description Removes one co-tenant and answers the whole guarantee with its new version. No request body.
-     *
-     *     Requires `Idempotency-Key` and `If-Match`. A CPF/CNPJ that is not one of this guarantee's
-     *     co-tenants is `404 not_found`. Closed guarantee: `409 invalid_state`. Effects as for a
-     *     contractual change (see *Lifecycle*).
-     */
-    delete: operations['removeCoTenant'];
-    options?: never;
-    head?: never;
-    /**
-     * Update a co-tenant (merge patch)
-     * @description JSON Merge Patch (RFC 7396) of one co-tenant; `Content-Type: application/merge-patch+json`
-     *     is required (`415` otherwise). `null` clears an optional field; `null` on `name` is `400`.
-     *     `cpfCnpj` cannot be changed (it identifies the co-tenant; sending it is `400 validation_failed`
-     *     naming the field): remove the co-tenant and add the new one instead. An empty object is a
-     *     valid no-op. Answers the whole guarantee.
-     *
-     *     Requires `Idempotency-Key` and `If-Match`. A CPF/CNPJ that is not one of this guarantee's
-     *     co-tenants (the tenant's included) is `404 not_found`. Closed guarantee: `409 invalid_state`.
-     *     Effects as for a contractual change (see *Lifecycle*).
-     */
-    patch: operations['patchCoTenant'];
-    trace?: never;
-  };
-  '/v1/financial/balance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/financial/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the current balance
+         * @description The agency's balance over all its statement entries up to now: `credits` and `debits` are sums
+         *     of absolute values, `balance = credits - debits`.
+         */
+        get: operations["getFinancialBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read the current balance
-     * @description The agency's balance over all its statement entries up to now: `credits` and `debits` are sums
-     *     of absolute values, `balance = credits - debits`.
-     */
-    get: operations['getFinancialBalance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/financial/daily-summaries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/financial/daily-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List daily summaries
+         * @description One summary per calendar day (America/Sao_Paulo) from `startDate` to `endDate`, both
+         *     inclusive, oldest first, as a plain JSON array. Days without entries are included (credits and
+         *     debits 0, closing equal to opening). Days after today are not returned; today's summary covers
+         *     the entries so far. A day's `closingBalance` is the next day's `openingBalance`.
+         *
+         *     The range may span at most 366 days (`endDate - startDate` ≤ 365 days); `startDate` after
+         *     `endDate` or a longer range is `400 invalid_date_range`.
+         */
+        get: operations["listDailySummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List daily summaries
-     * @description One summary per calendar day (America/Sao_Paulo) from `startDate` to `endDate`, both
-     *     inclusive, oldest first, as a plain JSON array. Days without entries are included (credits and
-     *     debits 0, closing equal to opening). Days after today are not returned; today's summary covers
-     *     the entries so far. A day's `closingBalance` is the next day's `openingBalance`.
-     *
-     *     The range may span at most 366 days (`endDate - startDate` ≤ 365 days); `startDate` after
-     *     `endDate` or a longer range is `400 invalid_date_range`.
-     */
-    get: operations['listDailySummaries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/financial/statement-entries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/financial/statement-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List statement entries
+         * @description One page of the agency's statement entries dated from `startDate` to `endDate` (both
+         *     inclusive, America/Sao_Paulo), newest first (`date` descending, then `id` descending).
+         *     `amount` is signed: credits positive (`charge_paid`, `revenue_shared`, `transfer_refunded`,
+         *     `transfer_received`), debits negative (`charge_refunded`, `fee`, `transfer_sent`). Repeat
+         *     `type` to select several types (OR). Paging works as for guarantees (default 20, clamped to
+         *     1..200, zero-based, empty page beyond the last, `_links` keep the filters).
+         *
+         *     The range may span at most 366 days (`endDate - startDate` ≤ 365 days); `startDate` after
+         *     `endDate` or a longer range is `400 invalid_date_range`.
+         */
+        get: operations["listStatementEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List statement entries
-     * @description One page of the agency's statement entries dated from `startDate` to `endDate` (both
-     *     inclusive, America/Sao_Paulo), newest first (`date` descending, then `id` descending).
-     *     `amount` is signed: credits positive (`charge_paid`, `revenue_shared`, `transfer_refunded`,
-     *     `transfer_received`), debits negative (`charge_refunded`, `fee`, `transfer_sent`). Repeat
-     *     `type` to select several types (OR). Paging works as for guarantees (default 20, clamped to
-     *     1..200, zero-based, empty page beyond the last, `_links` keep the filters).
-     *
-     *     The range may span at most 366 days (`endDate - startDate` ≤ 365 days); `startDate` after
-     *     `endDate` or a longer range is `400 invalid_date_range`.
-     */
-    get: operations['listStatementEntries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's webhook endpoints
+         * @description One page of the agency's webhook endpoints, oldest first. Secrets are never shown again
+         *     after creation or rotation. Paging works as for guarantees.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL that receives the agency's events of the chosen types, signed with Standard
+         *     Webhooks (see *Webhooks* in the introduction). The answer holds the endpoint's signing
+         *     secret (`whsec_...`): it is shown **once**, in this answer only (a replay of the same
+         *     `Idempotency-Key` shows `secret: null`); store it right away. Lost: rotate it.
+         *
+         *     In production the URL must be `https` on port 443 or 8443 and its host must resolve only
+         *     to public addresses: a loopback, private (RFC 1918, unique local, site-local), link-local,
+         *     carrier-grade NAT, multicast, 6to4, Teredo or cloud metadata address is refused with
+         *     `400 webhook_url_refused`, here and again at every delivery (the address checked is the
+         *     address connected to, against DNS rebinding). Every refusal is the same answer, whatever
+         *     the host resolves to. The sandbox also allows `http://` and ports 80 and 8080, and a
+         *     sandbox run on the partner's own machine allows loopback addresses on any port but the
+         *     service's own, so that a handler there (`http://127.0.0.1:8080/webhooks`) can be tested
+         *     (see *Webhooks: addresses*). At most 10 endpoints per
+         *     agency (`409 webhook_endpoint_limit`).
+         *
+         *     The endpoint belongs to the credential of the token that registers it, and receives only
+         *     what that credential may read (see *Webhooks: who receives what*): an event type whose
+         *     resource the token may not read (`statement_entry.created` without `ri:financial:read`,
+         *     a `rental_insurance.*` type without `ri:rental-insurances:read`) is
+         *     `400 event_type_not_readable`.
+         *
+         *     Requires `Idempotency-Key`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the agency's webhook endpoints
-     * @description One page of the agency's webhook endpoints, oldest first. Secrets are never shown again
-     *     after creation or rotation. Paging works as for guarantees.
-     */
-    get: operations['listWebhookEndpoints'];
-    put?: never;
-    /**
-     * Register a webhook endpoint
-     * @description Registers a URL that receives the agency's events of the chosen types, signed with Standard
-     *     Webhooks (see *Webhooks* in the introduction). The answer holds the endpoint's signing
-     *     secret (`whsec_...`): it is shown **once**, in this answer only (a replay of the same
-     *     `Idempotency-Key` shows `secret: null`); store it right away. Lost: rotate it.
-     *
-     *     In production the URL must be `https` on port 443 or 8443 and its host must resolve only
-     *     to public addresses: a loopback, private (RFC 1918, unique local, site-local), link-local,
-     *     carrier-grade NAT, multicast, 6to4, Teredo or cloud metadata address is refused with
-     *     `400 webhook_url_refused`, here and again at every delivery (the address checked is the
-     *     address connected to, against DNS rebinding). Every refusal is the same answer, whatever
-     *     the host resolves to. The sandbox also allows `http://` and ports 80 and 8080, and a
-     *     sandbox run on the partner's own machine allows loopback addresses on any port but the
-     *     service's own, so that a handler there (`http://127.0.0.1:8080/webhooks`) can be tested
-     *     (see *Webhooks: addresses*). At most 10 endpoints per
-     *     agency (`409 webhook_endpoint_limit`).
-     *
-     *     The endpoint belongs to the credential of the token that registers it, and receives only
-     *     what that credential may read (see *Webhooks: who receives what*): an event type whose
-     *     resource the token may not read (`statement_entry.created` without `ri:financial:read`,
-     *     a `rental_insurance.*` type without `ri:rental-insurances:read`) is
-     *     `400 event_type_not_readable`.
-     *
-     *     Requires `Idempotency-Key`.
-     */
-    post: operations['createWebhookEndpoint'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description The endpoint with its current version in `ETag` (for `PATCH`). The secret is never shown
+         *     here. Another agency's endpoint is `404 not_found`, like a missing one.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and its delivery log; deliveries not yet made are dropped. Events stay
+         *     in `GET /v1/events`. Requires `Idempotency-Key`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint (merge patch)
+         * @description JSON Merge Patch (RFC 7396) of the URL, description, event types or `enabled`.
+         *     `enabled: true` re-enables an endpoint that the service disabled (`disabledReason` is then
+         *     cleared and its failure count starts again). A new URL is checked as at registration.
+         *     Setting `url` or `eventTypes` needs a token that may read every event type the endpoint
+         *     then receives (`400 event_type_not_readable` otherwise), and makes the token's credential
+         *     the endpoint's owner (see *Webhooks: who receives what*).
+         *     Requires `Idempotency-Key` and `If-Match`.
+         */
+        patch: operations["patchWebhookEndpoint"];
+        trace?: never;
     };
-    /**
-     * Read a webhook endpoint
-     * @description The endpoint with its current version in `ETag` (for `PATCH`). The secret is never shown
-     *     here. Another agency's endpoint is `404 not_found`, like a missing one.
-     */
-    get: operations['getWebhookEndpoint'];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a webhook endpoint
-     * @description Deletes the endpoint and its delivery log; deliveries not yet made are dropped. Events stay
-     *     in `GET /v1/events`. Requires `Idempotency-Key`.
-     */
-    delete: operations['deleteWebhookEndpoint'];
-    options?: never;
-    head?: never;
-    /**
-     * Update a webhook endpoint (merge patch)
-     * @description JSON Merge Patch (RFC 7396) of the URL, description, event types or `enabled`.
-     *     `enabled: true` re-enables an endpoint that the service disabled (`disabledReason` is then
-     *     cleared and its failure count starts again). A new URL is checked as at registration.
-     *     Setting `url` or `eventTypes` needs a token that may read every event type the endpoint
-     *     then receives (`400 event_type_not_readable` otherwise), and makes the token's credential
-     *     the endpoint's owner (see *Webhooks: who receives what*).
-     *     Requires `Idempotency-Key` and `If-Match`.
-     */
-    patch: operations['patchWebhookEndpoint'];
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/rotate-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Creates a new secret, shown **once** in this answer (a replay shows `secret: null`). For
+         *     24 hours every delivery is signed with both the new and the previous secret (two
+         *     `v1,` signatures in `webhook-signature`), so the receiver can switch secrets without
+         *     losing a delivery; then only the new one signs. Rotating again within those 24 hours
+         *     retires the oldest secret at once. Requires `Idempotency-Key`.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Rotate an endpoint's signing secret
-     * @description Creates a new secret, shown **once** in this answer (a replay shows `secret: null`). For
-     *     24 hours every delivery is signed with both the new and the previous secret (two
-     *     `v1,` signatures in `webhook-signature`), so the receiver can switch secrets without
-     *     losing a delivery; then only the new one signs. Rotating again within those 24 hours
-     *     retires the oldest secret at once. Requires `Idempotency-Key`.
-     */
-    post: operations['rotateWebhookEndpointSecret'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/test': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Queues one `webhook.test` event for this endpoint only (even when it is disabled or does
+         *     not subscribe to any type), signed and retried like any other delivery. The event is not
+         *     part of `GET /v1/events`. Requires `Idempotency-Key`.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Send a test event to an endpoint
-     * @description Queues one `webhook.test` event for this endpoint only (even when it is disabled or does
-     *     not subscribe to any type), signed and retried like any other delivery. The event is not
-     *     part of `GET /v1/events`. Requires `Idempotency-Key`.
-     */
-    post: operations['sendWebhookTest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/deliveries': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's recent deliveries
+         * @description One page of the endpoint's deliveries, newest first, each with its latest 20 attempts
+         *     (status, latency, error; never a secret) and `attemptCount`; every attempt of a delivery is
+         *     listed by `GET .../deliveries/{deliveryId}/attempts`. Kept for 30 days. Paging works as for
+         *     guarantees.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List an endpoint's recent deliveries
-     * @description One page of the endpoint's deliveries, newest first, each with its latest 20 attempts
-     *     (status, latency, error; never a secret) and `attemptCount`; every attempt of a delivery is
-     *     listed by `GET .../deliveries/{deliveryId}/attempts`. Kept for 30 days. Paging works as for
-     *     guarantees.
-     */
-    get: operations['listWebhookDeliveries'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/attempts': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every attempt of a delivery
+         * @description One page of the delivery's attempts, oldest first (a delivery embeds only its latest 20).
+         *     A delivery has at most 50 attempts (see the redelivery). Paging works as for guarantees.
+         */
+        get: operations["listWebhookDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List every attempt of a delivery
-     * @description One page of the delivery's attempts, oldest first (a delivery embeds only its latest 20).
-     *     A delivery has at most 50 attempts (see the redelivery). Paging works as for guarantees.
-     */
-    get: operations['listWebhookDeliveryAttempts'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event to the endpoint again
+         * @description Queues one more attempt of this delivery now, with the same `webhook-id` (the event's id),
+         *     whatever its status; a pending delivery is attempted now instead of at its scheduled
+         *     time. Requires `Idempotency-Key`.
+         *
+         *     A delivery has at most 50 attempts, retries and redeliveries together: once it has 50, a
+         *     redelivery is `409 redelivery_limit_reached` (read the event from `GET /v1/events`
+         *     instead, or send a test event to check the endpoint).
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Deliver an event to the endpoint again
-     * @description Queues one more attempt of this delivery now, with the same `webhook-id` (the event's id),
-     *     whatever its status; a pending delivery is attempted now instead of at its scheduled
-     *     time. Requires `Idempotency-Key`.
-     *
-     *     A delivery has at most 50 attempts, retries and redeliveries together: once it has 50, a
-     *     redelivery is `409 redelivery_limit_reached` (read the event from `GET /v1/events`
-     *     instead, or send a test event to check the endpoint).
-     */
-    post: operations['redeliverWebhook'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/webhook-endpoints/{endpointId}/redeliver-failed': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/webhook-endpoints/{endpointId}/redeliver-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver every failed delivery of an endpoint since a time
+         * @description After an outage of the partner's receiver: queues one more attempt of every `failed`
+         *     delivery of the endpoint created at or after `since` (and before `until`, now by default),
+         *     oldest first, at most `limit` (default and maximum 500) per call. Each is a normal attempt
+         *     (a redelivery, as `POST .../deliveries/{deliveryId}/redeliver` makes): signed, retried,
+         *     paced and shared among the agency's endpoints under the delivery rules of *Webhooks*.
+         *     A delivery that already has 50 attempts is left as it is and counted in `atAttemptLimit`
+         *     (read its event from `GET /v1/events`).
+         *
+         *     Repeating the call redelivers nothing twice: the deliveries it queued are `pending` until
+         *     their attempt ends. When `more` is `true`, more failed deliveries match than the call took:
+         *     call again with the same body (and a new `Idempotency-Key`) until it is `false`. A
+         *     disabled endpoint receives nothing: enable it first (`PATCH` with `enabled: true`), or the
+         *     call is `409 webhook_endpoint_disabled`. Deliveries are kept 30 days, so `since` need not
+         *     be older. Requires `Idempotency-Key`.
+         */
+        post: operations["redeliverFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Redeliver every failed delivery of an endpoint since a time
-     * @description After an outage of the partner's receiver: queues one more attempt of every `failed`
-     *     delivery of the endpoint created at or after `since` (and before `until`, now by default),
-     *     oldest first, at most `limit` (default and maximum 500) per call. Each is a normal attempt
-     *     (a redelivery, as `POST .../deliveries/{deliveryId}/redeliver` makes): signed, retried,
-     *     paced and shared among the agency's endpoints under the delivery rules of *Webhooks*.
-     *     A delivery that already has 50 attempts is left as it is and counted in `atAttemptLimit`
-     *     (read its event from `GET /v1/events`).
-     *
-     *     Repeating the call redelivers nothing twice: the deliveries it queued are `pending` until
-     *     their attempt ends. When `more` is `true`, more failed deliveries match than the call took:
-     *     call again with the same body (and a new `Idempotency-Key`) until it is `false`. A
-     *     disabled endpoint receives nothing: enable it first (`PATCH` with `enabled: true`), or the
-     *     call is `409 webhook_endpoint_disabled`. Deliveries are kept 30 days, so `since` need not
-     *     be older. Requires `Idempotency-Key`.
-     */
-    post: operations['redeliverFailedWebhooks'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's events (reconciliation feed)
+         * @description The agency's events, the same ones the webhooks deliver (with the same `id`), in the
+         *     order the service committed them, oldest first. Cursor paging: start without `after`
+         *     (or with the `cursor` of the last event you processed) and follow `_links.next` (or call
+         *     again with `_links.next.query`) until `_embedded.events` is empty; `_links.next` is always present, so it is also the place to
+         *     poll from later. A cursor is opaque. The feed has no gap and no duplicate even while
+         *     writes go on: an event appears only once every transaction that started before it has
+         *     ended, so an event never shows up behind a cursor already read (it can appear up to a few
+         *     seconds after it is delivered by webhook). Events are kept for 30 days.
+         *     `type` (repeatable, OR), `occurredFrom` and `occurredBefore` filter the page. Only the
+         *     event types the token may read are listed: `statement_entry.*` needs `ri:financial:read`
+         *     too, `rental_insurance.*` needs `ri:rental-insurances:read` too (see *Webhooks: who
+         *     receives what*).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the agency's events (reconciliation feed)
-     * @description The agency's events, the same ones the webhooks deliver (with the same `id`), in the
-     *     order the service committed them, oldest first. Cursor paging: start without `after`
-     *     (or with the `cursor` of the last event you processed) and follow `_links.next` (or call
-     *     again with `_links.next.query`) until `_embedded.events` is empty; `_links.next` is always present, so it is also the place to
-     *     poll from later. A cursor is opaque. The feed has no gap and no duplicate even while
-     *     writes go on: an event appears only once every transaction that started before it has
-     *     ended, so an event never shows up behind a cursor already read (it can appear up to a few
-     *     seconds after it is delivered by webhook). Events are kept for 30 days.
-     *     `type` (repeatable, OR), `occurredFrom` and `occurredBefore` filter the page. Only the
-     *     event types the token may read are listed: `statement_entry.*` needs `ri:financial:read`
-     *     too, `rental_insurance.*` needs `ri:rental-insurances:read` too (see *Webhooks: who
-     *     receives what*).
-     */
-    get: operations['listEvents'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/request-log': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's recent requests (request log)
+         * @description The agency's own requests to this API of the last 7 days, newest first (by the time each
+         *     request arrived), one line per request: when, the method, the path template and the
+         *     resource it named, the operation, the status and the error's `code` and `details`, the
+         *     correlation id, the idempotency key and whether the answer was a replay, how long the
+         *     service took, which credential made it and from which address. A line never holds a
+         *     secret, a token, a query string or a request or response body.
+         *
+         *     - **Which requests.** Every request of the agency's credentials that the service
+         *       authenticated, whatever its answer: successes, `400` (malformed body, failed
+         *       validation, bad idempotency key), `403 insufficient_scope`, `404`, `409`, `412`, `428`,
+         *       `429` and `5xx`. A request without a valid token (`401`), or answered before its token
+         *       is read (an unknown path, a method the path does not have, a body above 100 KB, bytes
+         *       that are not HTTP), belongs to no agency and is in no agency's log; so do the public
+         *       operations (`/openapi.json`, `/openapi.yaml`, `/docs`), which read no token. `HEAD`
+         *       requests are listed as `HEAD`.
+         *     - **Write-behind.** Lines are written in batches about a second after the answer, off the
+         *       request's path: a request's line may appear up to a few seconds later, and the lines of
+         *       the last second or so of a service process that crashes (or whose database is
+         *       unavailable for long) may be missing. The log is for understanding your traffic, not a
+         *       record of it; the answers and `Idempotent-Replay` stay the truth.
+         *     - **Kept**: 7 days, and at most the agency's latest 100,000 lines (the deployment's
+         *       `REQUEST_LOG_LINES_PER_AGENCY`); older lines are removed within minutes.
+         *     - **Paging** as the event feed's: start without `after`, then follow `_links.next` (or
+         *       call again with `_links.next.query`); the page holding the oldest kept line has no
+         *       `next`. A cursor is opaque. Lines written after the first page was read appear at the
+         *       top: start again without `after` to see them.
+         *     - **Filters** combine with AND; `statusClass` is repeatable (OR). An `operationId`,
+         *       `credentialId`, `idempotencyKey` or `correlationId` that matches no line finds nothing.
+         *     - The credential's `name` is its display name when the request was made.
+         */
+        get: operations["listRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the agency's recent requests (request log)
-     * @description The agency's own requests to this API of the last 7 days, newest first (by the time each
-     *     request arrived), one line per request: when, the method, the path template and the
-     *     resource it named, the operation, the status and the error's `code` and `details`, the
-     *     correlation id, the idempotency key and whether the answer was a replay, how long the
-     *     service took, which credential made it and from which address. A line never holds a
-     *     secret, a token, a query string or a request or response body.
-     *
-     *     - **Which requests.** Every request of the agency's credentials that the service
-     *       authenticated, whatever its answer: successes, `400` (malformed body, failed
-     *       validation, bad idempotency key), `403 insufficient_scope`, `404`, `409`, `412`, `428`,
-     *       `429` and `5xx`. A request without a valid token (`401`), or answered before its token
-     *       is read (an unknown path, a method the path does not have, a body above 100 KB, bytes
-     *       that are not HTTP), belongs to no agency and is in no agency's log; so do the public
-     *       operations (`/openapi.json`, `/openapi.yaml`, `/docs`), which read no token. `HEAD`
-     *       requests are listed as `HEAD`.
-     *     - **Write-behind.** Lines are written in batches about a second after the answer, off the
-     *       request's path: a request's line may appear up to a few seconds later, and the lines of
-     *       the last second or so of a service process that crashes (or whose database is
-     *       unavailable for long) may be missing. The log is for understanding your traffic, not a
-     *       record of it; the answers and `Idempotent-Replay` stay the truth.
-     *     - **Kept**: 7 days, and at most the agency's latest 100,000 lines (the deployment's
-     *       `REQUEST_LOG_LINES_PER_AGENCY`); older lines are removed within minutes.
-     *     - **Paging** as the event feed's: start without `after`, then follow `_links.next` (or
-     *       call again with `_links.next.query`); the page holding the oldest kept line has no
-     *       `next`. A cursor is opaque. Lines written after the first page was read appear at the
-     *       top: start again without `after` to see them.
-     *     - **Filters** combine with AND; `statusClass` is repeatable (OR). An `operationId`,
-     *       `credentialId`, `idempotencyKey` or `correlationId` that matches no line finds nothing.
-     *     - The credential's `name` is its display name when the request was made.
-     */
-    get: operations['listRequestLog'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/openapi.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this OpenAPI document (JSON)
+         * @description This document in JSON, with `servers` set to the deployment that answers. Public: no token
+         *     needed.
+         */
+        get: operations["getOpenApiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get this OpenAPI document (JSON)
-     * @description This document in JSON, with `servers` set to the deployment that answers. Public: no token
-     *     needed.
-     */
-    get: operations['getOpenApiJson'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/openapi.yaml': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this OpenAPI document (YAML)
+         * @description This document in YAML, with `servers` set to the deployment that answers. Public: no token
+         *     needed.
+         */
+        get: operations["getOpenApiYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get this OpenAPI document (YAML)
-     * @description This document in YAML, with `servers` set to the deployment that answers. Public: no token
-     *     needed.
-     */
-    get: operations['getOpenApiYaml'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/docs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read this document as an API reference page (HTML)
+         * @description This document rendered as a human-readable API reference (Scalar), with `servers` and the
+         *     token URL set to the deployment that answers. One self-contained HTML page: the renderer and
+         *     the document are inlined, and the page loads nothing from any other address (no CDN, fonts,
+         *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed.
+         *
+         *     In the sandbox the page has a request console: a partner types a sandbox client ID and secret
+         *     into its Authentication panel, and the page gets a token and sends requests to this same
+         *     deployment (never through a proxy or another host); the secret stays in the page and is not
+         *     stored in the browser. A production page has no console: try requests in the sandbox.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Read this document as an API reference page (HTML)
-     * @description This document rendered as a human-readable API reference (Scalar), with `servers` and the
-     *     token URL set to the deployment that answers. One self-contained HTML page: the renderer and
-     *     the document are inlined, and the page loads nothing from any other address (no CDN, fonts,
-     *     images or telemetry), as its `Content-Security-Policy` enforces. Public: no token needed.
-     *
-     *     In the sandbox the page has a request console: a partner types a sandbox client ID and secret
-     *     into its Authentication panel, and the page gets a token and sends requests to this same
-     *     deployment (never through a proxy or another host); the secret stays in the page and is not
-     *     stored in the browser. A production page has no console: try requests in the sandbox.
-     */
-    get: operations['getApiReference'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface webhooks {
-  rentalInsuranceStatusChanged: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rentalInsuranceStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.status_changed: A guarantee changed status
+         * @description Every transition of the status machine (see *Lifecycle*), whoever made it: the partner, a reviewer, the signers, the scheduler (expiry, termination, archiving) or the sandbox reviewer. Also sent when a guarantee is created (`previousStatus: null`).
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.status_changed`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * rental_insurance.status_changed: A guarantee changed status
-     * @description Every transition of the status machine (see *Lifecycle*), whoever made it: the partner, a reviewer, the signers, the scheduler (expiry, termination, archiving) or the sandbox reviewer. Also sent when a guarantee is created (`previousStatus: null`).
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.status_changed`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['rentalInsuranceStatusChanged'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  rentalInsuranceSignatureChanged: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rentalInsuranceSignatureChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.signature_changed: The contract signatures changed
+         * @description Signature records were created (proposal accepted), reset (contract reissued) or discarded (contract invalidated), the signing envelope got ready, or a signer signed or refused.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.signature_changed`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceSignatureChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * rental_insurance.signature_changed: The contract signatures changed
-     * @description Signature records were created (proposal accepted), reset (contract reissued) or discarded (contract invalidated), the signing envelope got ready, or a signer signed or refused.
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.signature_changed`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['rentalInsuranceSignatureChanged'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  rentalInsuranceCommentAdded: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rentalInsuranceCommentAdded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.comment_added: A comment was added to a guarantee
+         * @description A comment in the guarantee's history: a reviewer's (creator `serviceAccount: false`) or one of the agency's own credentials.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.comment_added`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceCommentAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * rental_insurance.comment_added: A comment was added to a guarantee
-     * @description A comment in the guarantee's history: a reviewer's (creator `serviceAccount: false`) or one of the agency's own credentials.
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.comment_added`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['rentalInsuranceCommentAdded'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  rentalInsuranceContractReissued: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rentalInsuranceContractReissued: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.contract_reissued: The contract was reissued
+         * @description A contractual change of an accepted guarantee reissued its contract: every signature record is pending again.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.contract_reissued`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceContractReissued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * rental_insurance.contract_reissued: The contract was reissued
-     * @description A contractual change of an accepted guarantee reissued its contract: every signature record is pending again.
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.contract_reissued`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['rentalInsuranceContractReissued'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  rentalInsuranceDocumentsAttached: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    rentalInsuranceDocumentsAttached: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.documents_attached: Documents were attached to a guarantee
+         * @description A history entry with documents: files a reviewer attached (alone, or with an information request or a decline: creator `serviceAccount: false`), files one of the agency's own credentials attached, or the contract the service rendered when a proposal was accepted or the contract reissued (creator `system`). `data.historyEntry.documents` lists them; download each with `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.documents_attached`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceDocumentsAttached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * rental_insurance.documents_attached: Documents were attached to a guarantee
-     * @description A history entry with documents: files a reviewer attached (alone, or with an information request or a decline: creator `serviceAccount: false`), files one of the agency's own credentials attached, or the contract the service rendered when a proposal was accepted or the contract reissued (creator `system`). `data.historyEntry.documents` lists them; download each with `GET /v1/rental-insurances/{id}/documents/{documentId}`.
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.documents_attached`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['rentalInsuranceDocumentsAttached'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  statementEntryCreated: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    statementEntryCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * statement_entry.created: A statement entry was posted
+         * @description A new entry in the agency's statement (`GET /v1/financial/statement-entries`), for instance the fees posted when a guarantee becomes active.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `statement_entry.created`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["statementEntryCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * statement_entry.created: A statement entry was posted
-     * @description A new entry in the agency's statement (`GET /v1/financial/statement-entries`), for instance the fees posted when a guarantee becomes active.
-     *
-     *     Sent to each enabled endpoint of the agency that subscribes to `statement_entry.created`, signed as described
-     *     in *Webhooks*; the same event is listed by `GET /v1/events`.
-     */
-    post: operations['statementEntryCreated'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  webhookTest: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test: A test event
+         * @description Sent only by `POST /v1/webhook-endpoints/{endpointId}/test`, to that endpoint, signed and
+         *     retried like any other event. Not listed by `GET /v1/events`; it cannot be subscribed to.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * webhook.test: A test event
-     * @description Sent only by `POST /v1/webhook-endpoints/{endpointId}/test`, to that endpoint, signed and
-     *     retried like any other event. Not listed by `GET /v1/events`; it cannot be subscribed to.
-     */
-    post: operations['webhookTest'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export interface components {
-  schemas: {
-    /**
-     * @description Status of a guarantee. Closed statuses (`declined`, `expired`, `declined_by_tenant`,
-     *     `terminated`, `archived`) refuse every partner write except comments (`409 invalid_state`).
-     *     Labels: under_review "Under review", information_requested "Information requested",
-     *     approved "Approved", declined "Declined", expired "Expired", accepted "Accepted",
-     *     declined_by_tenant "Declined by tenant", active "Active", terminated "Terminated",
-     *     archived "Archived".
-     * @enum {string}
-     */
-    RentalInsuranceStatus:
-      | 'under_review'
-      | 'information_requested'
-      | 'approved'
-      | 'declined'
-      | 'expired'
-      | 'accepted'
-      | 'declined_by_tenant'
-      | 'active'
-      | 'terminated'
-      | 'archived';
-    /**
-     * @description Type of the rented property. Labels: apartment "Apartment", house "House", commercial "Commercial".
-     * @enum {string}
-     */
-    PropertyType: 'apartment' | 'house' | 'commercial';
-    /**
-     * @description `document`: the contract document as a whole; `tenant`: the tenant's signature; `co_tenant`: one co-tenant's signature.
-     * @enum {string}
-     */
-    SignatureRole: 'document' | 'tenant' | 'co_tenant';
-    /**
-     * @description `pending`: the signing envelope is being prepared (no `url`); `awaiting_signature`: ready, `url` to sign; `signed`; `refused`.
-     * @enum {string}
-     */
-    SignatureStatus: 'pending' | 'awaiting_signature' | 'signed' | 'refused';
-    /**
-     * @description Kind of statement entry. Credits (positive `amount`): `charge_paid`, `revenue_shared`,
-     *     `transfer_refunded`, `transfer_received`. Debits (negative `amount`): `charge_refunded`,
-     *     `fee`, `transfer_sent`.
-     * @enum {string}
-     */
-    StatementType: 'charge_paid' | 'charge_refunded' | 'revenue_shared' | 'fee' | 'transfer_sent' | 'transfer_refunded' | 'transfer_received';
-    /** @description Address of the property, as sent on creation. */
-    AddressCreate: {
-      /**
-       * @description CEP, 8 digits, hyphen optional (`01310-100`). Stored and returned as 8 digits.
-       * @example 01310-100
-       */
-      zipCode: string;
-      /** @example Avenida Paulista */
-      street: string;
-      /**
-       * @description House number as text (`1000`, `S/N`, `1000-A`).
-       * @example 1000
-       */
-      number: string;
-      /** @example Apto 82 */
-      complement?: string | null;
-      /** @example Bela Vista */
-      neighborhood: string;
-      /** @example São Paulo */
-      city: string;
-      /**
-       * @description UF code, upper case.
-       * @example SP
-       * @enum {string}
-       */
-      state:
-        | 'AC'
-        | 'AL'
-        | 'AP'
-        | 'AM'
-        | 'BA'
-        | 'CE'
-        | 'DF'
-        | 'ES'
-        | 'GO'
-        | 'MA'
-        | 'MT'
-        | 'MS'
-        | 'MG'
-        | 'PA'
-        | 'PB'
-        | 'PR'
-        | 'PE'
-        | 'PI'
-        | 'RJ'
-        | 'RN'
-        | 'RS'
-        | 'SC'
-        | 'SP'
-        | 'SE'
-        | 'TO'
-        | 'RR'
-        | 'RO';
-    };
-    /** @description Merge patch of the property address. Only `complement` may be cleared with `null`. */
-    AddressPatch: {
-      /** @description CEP, 8 digits, hyphen optional. */
-      zipCode?: string;
-      street?: string;
-      number?: string;
-      /** @description `null` clears it. */
-      complement?: string | null;
-      neighborhood?: string;
-      city?: string;
-      /**
-       * @description UF code, upper case.
-       * @enum {string}
-       */
-      state?:
-        | 'AC'
-        | 'AL'
-        | 'AP'
-        | 'AM'
-        | 'BA'
-        | 'CE'
-        | 'DF'
-        | 'ES'
-        | 'GO'
-        | 'MA'
-        | 'MT'
-        | 'MS'
-        | 'MG'
-        | 'PA'
-        | 'PB'
-        | 'PR'
-        | 'PE'
-        | 'PI'
-        | 'RJ'
-        | 'RN'
-        | 'RS'
-        | 'SC'
-        | 'SP'
-        | 'SE'
-        | 'TO'
-        | 'RR'
-        | 'RO';
-    };
-    /** @description Address of the property. Every field is always present. */
-    Address: {
-      /**
-       * @description CEP, 8 digits without hyphen.
-       * @example 01310100
-       */
-      zipCode: string | null;
-      /** @example Avenida Paulista */
-      street: string | null;
-      /** @example 1000 */
-      number: string | null;
-      /** @example Apto 82 */
-      complement: string | null;
-      /** @example Bela Vista */
-      neighborhood: string | null;
-      /** @example São Paulo */
-      city: string | null;
-      /**
-       * @description UF code, upper case.
-       * @example SP
-       */
-      state: string | null;
-    };
-    /** @description The tenant, as sent on creation. The CPF/CNPJ identifies the person and can never be changed. */
-    TenantCreate: {
-      /**
-       * @description CPF (11 digits) or CNPJ (14 characters, alphanumeric CNPJ included), check digits verified,
-       *     punctuation optional (`529.982.247-25`, `11.222.333/0001-81`). Returned without
-       *     punctuation, letters upper case.
-       * @example 52998224725
-       * @example 11.222.333/0001-81
-       */
-      cpfCnpj: string;
-      /** @example Maria José da Silva */
-      name: string;
-      /**
-       * Format: email
-       * @example maria.silva@example.com
-       */
-      email?: string | null;
-      /**
-       * Format: date
-       * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
-       * @example 1988-04-12
-       */
-      birthDate?: string | null;
-      /**
-       * @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164.
-       * @example (11) 98765-4321
-       */
-      phoneNumber?: string | null;
-      /** @example Engenheira civil */
-      profession?: string | null;
-    };
-    /**
-     * @description Merge patch of the tenant. `cpfCnpj` is not part of it: sending it is `400 validation_failed`
-     *     naming the field. `name` cannot be cleared; the other fields can be cleared with `null`.
-     */
-    TenantPatch: {
-      name?: string;
-      /** Format: email */
-      email?: string | null;
-      /**
-       * Format: date
-       * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
-       */
-      birthDate?: string | null;
-      /** @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164. */
-      phoneNumber?: string | null;
-      profession?: string | null;
-    };
-    /** @description The tenant. Every field is always present. */
-    Tenant: {
-      /**
-       * @description CPF (11 digits) or CNPJ (14 characters), without punctuation, letters upper case.
-       * @example 52998224725
-       */
-      cpfCnpj: string | null;
-      /** @example Maria José da Silva */
-      name: string | null;
-      /**
-       * Format: email
-       * @example maria.silva@example.com
-       */
-      email: string | null;
-      /**
-       * Format: date
-       * @example 1988-04-12
-       */
-      birthDate: string | null;
-      /**
-       * @description E.164.
-       * @example +5511987654321
-       */
-      phoneNumber: string | null;
-      /** @example Engenheira civil */
-      profession: string | null;
-    };
-    /**
-     * @description A co-tenant, as sent on creation or addition. Its CPF/CNPJ must differ from the tenant's and
-     *     from every other co-tenant's (`409 duplicate_co_tenant`), and cannot be changed later.
-     */
-    CoTenantCreate: {
-      /**
-       * @description CPF (11 digits) or CNPJ (14 characters, alphanumeric CNPJ included), check digits verified, punctuation optional. Returned without punctuation, letters upper case.
-       * @example 11144477735
-       */
-      cpfCnpj: string;
-      /** @example João Pereira Santos */
-      name: string;
-      /**
-       * Format: email
-       * @example joao.santos@example.com
-       */
-      email?: string | null;
-      /**
-       * Format: date
-       * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
-       * @example 1986-09-30
-       */
-      birthDate?: string | null;
-      /**
-       * @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164.
-       * @example +5511912345678
-       */
-      phoneNumber?: string | null;
-    };
-    /**
-     * @description Merge patch of a co-tenant. `cpfCnpj` is not part of it (it identifies the co-tenant in the
-     *     path): sending it is `400 validation_failed` naming the field. `name` cannot be cleared; the
-     *     other fields can be cleared with `null`.
-     */
-    CoTenantPatch: {
-      name?: string;
-      /** Format: email */
-      email?: string | null;
-      /**
-       * Format: date
-       * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
-       */
-      birthDate?: string | null;
-      /** @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164. */
-      phoneNumber?: string | null;
-    };
-    /** @description A co-tenant. Every field is always present. */
-    CoTenant: {
-      /**
-       * @description CPF (11 digits) or CNPJ (14 characters), without punctuation, letters upper case.
-       * @example 11144477735
-       */
-      cpfCnpj: string | null;
-      /** @example João Pereira Santos */
-      name: string | null;
-      /**
-       * Format: email
-       * @example joao.santos@example.com
-       */
-      email: string | null;
-      /**
-       * Format: date
-       * @example 1986-09-30
-       */
-      birthDate: string | null;
-      /**
-       * @description E.164.
-       * @example +5511912345678
-       */
-      phoneNumber: string | null;
-    };
-    /** @description The rented property, as sent on creation. */
-    PropertyCreate: {
-      /**
-       * @description The partner's own reference for the property (filter `propertyExternalId`).
-       * @example IMV-4821
-       */
-      externalId: string;
-      type: components['schemas']['PropertyType'];
-      address: components['schemas']['AddressCreate'];
-    };
-    /** @description Merge patch of the property. None of its fields can be cleared with `null`; `address` merges field by field. */
-    PropertyPatch: {
-      externalId?: string;
-      type?: components['schemas']['PropertyType'];
-      address?: components['schemas']['AddressPatch'];
-    };
-    /** @description A property type with its English label. */
-    PropertyTypeDescription: {
-      code: components['schemas']['PropertyType'];
-      /**
-       * @description English label (`Apartment`, `House`, `Commercial`).
-       * @example Apartment
-       */
-      description: string;
-    };
-    /** @description The rented property. Every field is always present. */
-    Property: {
-      /** @example IMV-4821 */
-      externalId: string | null;
-      type: components['schemas']['PropertyTypeDescription'];
-      address: components['schemas']['Address'];
-    };
-    /** @description A guarantee status with its English label. On the creation history entry, `previousStatus` has `code` and `description` null. */
-    StatusDescription: {
-      code: components['schemas']['RentalInsuranceStatus'] | null;
-      /**
-       * @description English label, for example `Under review`; null when `code` is null.
-       * @example Under review
-       */
-      description: string | null;
-    };
-    /** @description A new guarantee. Unknown fields are refused. Money in BRL, at most 2 decimal places. */
-    RentalInsuranceCreate: {
-      /**
-       * @description The partner's own reference for the guarantee (not required to be unique).
-       * @example CTR-2026-000123
-       */
-      externalId?: string | null;
-      tenant: components['schemas']['TenantCreate'];
-      property: components['schemas']['PropertyCreate'];
-      /** @description Up to 10 co-tenants; no CPF/CNPJ may repeat the tenant's or another co-tenant's (`409 duplicate_co_tenant`). Omitted means none. */
-      coTenants?: components['schemas']['CoTenantCreate'][];
-      /**
-       * @description Monthly rent in BRL. Greater than 0. Monetary field.
-       * @example 3500
-       */
-      rentalAmount: number;
-      /**
-       * @description Monthly condominium fee in BRL. Monetary field.
-       * @example 850
-       */
-      condoFee?: number | null;
-      /**
-       * @description Monthly property tax (IPTU) in BRL. Monetary field.
-       * @example 210.35
-       */
-      propertyTax?: number | null;
-      /**
-       * @description Other monthly charges covered, in BRL. Monetary field.
-       * @example null
-       */
-      otherFees?: number | null;
-      /**
-       * @description One-off setup fee in BRL. Monetary field.
-       * @example 150
-       */
-      setupFee?: number | null;
-    };
-    /**
-     * @description JSON Merge Patch (RFC 7396) of a guarantee. Only the fields present change; `tenant`,
-     *     `property` and `property.address` merge field by field. `null` clears an optional field
-     *     (`externalId`, `condoFee`, `propertyTax`, `otherFees`, `setupFee`, and the optional fields of
-     *     the nested objects); `null` on a field required at creation (`tenant`, `property`,
-     *     `rentalAmount`, `tenant.name`, ...) is `400 validation_failed`. Co-tenants are not part of
-     *     it: use the co-tenant endpoints. An empty object is a valid no-op.
-     */
-    RentalInsurancePatch: {
-      /** @description The partner's own reference; changing it never affects review or contract. */
-      externalId?: string | null;
-      tenant?: components['schemas']['TenantPatch'];
-      property?: components['schemas']['PropertyPatch'];
-      /** @description Monthly rent in BRL, greater than 0. Monetary field. */
-      rentalAmount?: number;
-      /** @description Monetary field. */
-      condoFee?: number | null;
-      /** @description Monetary field. */
-      propertyTax?: number | null;
-      /** @description Monetary field. */
-      otherFees?: number | null;
-      /** @description Monetary field. */
-      setupFee?: number | null;
-    };
-    /** @description A rental guarantee. Every field is always present; its version is in the `ETag` header. Money fields are in BRL with at most 2 decimal places. */
-    RentalInsurance: {
-      /**
-       * Format: int64
-       * @example 1045
-       */
-      id: number;
-      /** @example CTR-2026-000123 */
-      externalId: string | null;
-      status: components['schemas']['RentalInsuranceStatus'];
-      /** @description Who created the guarantee (the credential's display name, `serviceAccount` true). */
-      creator: components['schemas']['Creator'];
-      tenant: components['schemas']['Tenant'];
-      /** @description Co-tenants in the order they were added (empty array when none). */
-      coTenants: components['schemas']['CoTenant'][];
-      property: components['schemas']['Property'];
-      /**
-       * @description Monthly rent in BRL.
-       * @example 3500
-       */
-      rentalAmount: number;
-      /** @example 850 */
-      condoFee: number | null;
-      /** @example 210.35 */
-      propertyTax: number | null;
-      /** @example null */
-      otherFees: number | null;
-      /**
-       * @description Monthly price of the guarantee in BRL, set by the reviewer on approval; null before.
-       * @example 456.04
-       */
-      installmentAmount: number | null;
-      /** @example 150 */
-      setupFee: number | null;
-      /**
-       * @description Total amount covered by the guarantee in BRL, set by the reviewer on approval; null before.
-       * @example 136815.3
-       */
-      coverageLimit: number | null;
-      /**
-       * @description Part of the coverage available for unpaid rent in BRL, set on approval; null before.
-       * @example 105000
-       */
-      rentCoverageLimit: number | null;
-      /**
-       * @description Coverage still available in BRL (starts equal to `coverageLimit`); null before approval.
-       * @example 136815.3
-       */
-      remainingCoverageAmount: number | null;
-      /**
-       * @description Rent coverage still available in BRL (starts equal to `rentCoverageLimit`); null before approval.
-       * @example 105000
-       */
-      rentRemainingCoverageAmount: number | null;
-      /**
-       * Format: date
-       * @description First billing day, set by the reviewer on approval; null before. The guarantee becomes `active` once every signature is collected and this date is set.
-       * @example 2026-12-01
-       */
-      startBillingDate: string | null;
-      /**
-       * Format: date
-       * @description Day the guarantee ends, when known; null otherwise.
-       * @example null
-       */
-      terminationDate: string | null;
-      /**
-       * Format: date-time
-       * @description Creation instant, RFC 3339 UTC with milliseconds. Always set by this service.
-       * @example 2026-11-20T13:02:11.481Z
-       */
-      createdAt: string | null;
-      /**
-       * Format: date-time
-       * @description Instant of the last change (any change that increments the version), RFC 3339 UTC with milliseconds. Always set by this service.
-       * @example 2026-11-21T17:45:09.027Z
-       */
-      updatedAt: string | null;
-    };
-    /**
-     * @description Who made a change. Partner writes: the credential's display name with `serviceAccount: true`.
-     *     Reviewer writes: the staff member's name with `serviceAccount: false`. Automatic transitions:
-     *     `system` with `serviceAccount: true`.
-     */
-    Creator: {
-      /** @example Imobiliária Paulista - ERP */
-      name: string;
-      /** @example true */
-      serviceAccount: boolean;
-    };
-    /** @description A public comment for the guarantee's history. */
-    CommentCreate: {
-      /** @example O locatário enviou o comprovante de renda atualizado por e-mail. */
-      comment: string;
-    };
-    /**
-     * @description One event of a guarantee's history: a status change, a partner or reviewer write, or a
-     *     comment. For entries that do not change the status, `previousStatus` and `status` are equal.
-     */
-    HistoryEntry: {
-      creator: components['schemas']['Creator'];
-      /** @description Comment attached to the event, if any. */
-      comment: string | null;
-      previousStatus: components['schemas']['StatusDescription'];
-      status: components['schemas']['StatusDescription'];
-      /** @description Documents attached to the event (empty array when none; at most 20). */
-      documents: components['schemas']['Document'][];
-      /**
-       * Format: date-time
-       * @description Instant of the event, RFC 3339 UTC with milliseconds.
-       * @example 2026-11-21T17:45:09.027Z
-       */
-      createdAt: string | null;
-    };
-    /**
-     * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
-     *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
-     */
-    Document: {
-      /**
-       * Format: int64
-       * @example 88123
-       */
-      id: number;
-      /**
-       * @description The name it was attached with, cleaned (see the upload); for display only.
-       * @example proposta-1045.pdf
-       */
-      fileName: string | null;
-      /**
-       * @description The type detected from the bytes when it was attached.
-       * @enum {string}
-       */
-      contentType: 'application/pdf' | 'image/jpeg' | 'image/png';
-      /**
-       * Format: int64
-       * @description Size in bytes.
-       * @example 184320
-       */
-      size: number;
-      /**
-       * @description SHA-256 of the bytes, hexadecimal (the download's `Repr-Digest` holds it in base64).
-       * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
-       */
-      sha256: string;
-      /**
-       * Format: date-time
-       * @description When it was attached, RFC 3339 UTC with milliseconds.
-       * @example 2026-11-22T10:15:30.123Z
-       */
-      createdAt: string;
-      creator: components['schemas']['Creator'];
-    };
-    /**
-     * @description The parts of a document upload (`multipart/form-data`): one to five `file` parts, each with
-     *     a `filename`, and at most one `comment`. Any other part is `400 validation_failed`.
-     */
-    DocumentUpload: {
-      file: string[];
-      /**
-       * @description A comment for the history entry (the rules of a comment).
-       * @example Comprovante de renda atualizado.
-       */
-      comment?: string;
-    };
-    /**
-     * Format: binary
-     * @description The document's bytes (at most 10 MB).
-     */
-    DocumentBytes: string;
-    /** @description One page of a guarantee's documents, newest first. `_embedded` is always present. */
-    DocumentPage: {
-      _embedded: {
-        /** @description Documents of this page, newest first (a guarantee holds at most 100). */
-        documents: components['schemas']['Document'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /**
-     * @description A signature record of the contract. `url` is absent while `pending` and present in every other
-     *     status. For the `document` record, `cpfCnpj` and `name` are null.
-     */
-    Signature: {
-      role: components['schemas']['SignatureRole'];
-      /**
-       * Format: int64
-       * @description For the `document` record, the id of the current contract (a document of the guarantee:
-       *     `GET /v1/rental-insurances/{id}/documents/{documentId}`); null for the signers' records.
-       * @example 88125
-       */
-      documentId: number | null;
-      /**
-       * @description Signer's CPF/CNPJ without punctuation; null for the `document` record.
-       * @example 52998224725
-       */
-      cpfCnpj: string | null;
-      /**
-       * @description Signer's name; null for the `document` record.
-       * @example Maria José da Silva
-       */
-      name: string | null;
-      /**
-       * Format: uri
-       * @description Signing link. Absent while `pending`.
-       * @example https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1
-       */
-      url?: string;
-      status: components['schemas']['SignatureStatus'];
-    };
-    /** @description The agency's balance over all statement entries up to now. `balance = credits - debits`. Amounts in BRL with at most 2 decimal places. */
-    Balance: {
-      /**
-       * @description `credits - debits`, in BRL; may be negative.
-       * @example 18432.75
-       */
-      balance: number;
-      /**
-       * @description Sum of the amounts of all credit entries, in BRL.
-       * @example 254310.4
-       */
-      credits: number;
-      /**
-       * @description Sum of the absolute amounts of all debit entries, in BRL.
-       * @example 235877.65
-       */
-      debits: number;
-    };
-    /**
-     * @description One calendar day (America/Sao_Paulo) of the statement. `closingBalance = openingBalance +
-     *     credits - debits`, and equals the next day's `openingBalance`. Amounts in BRL with at most 2
-     *     decimal places.
-     */
-    DailySummary: {
-      /**
-       * Format: date
-       * @example 2026-11-21
-       */
-      date: string;
-      /**
-       * @description Balance at the start of the day, in BRL.
-       * @example 17250
-       */
-      openingBalance: number;
-      /**
-       * @description Balance at the end of the day (so far, for today), in BRL.
-       * @example 18432.75
-       */
-      closingBalance: number;
-      /**
-       * @description Sum of the day's credit amounts, in BRL.
-       * @example 1500.25
-       */
-      credits: number;
-      /**
-       * @description Sum of the absolute values of the day's debit amounts, in BRL.
-       * @example 317.5
-       */
-      debits: number;
-    };
-    /**
-     * @description One movement of the agency's statement. `amount` is signed from the agency's point of view:
-     *     positive for credits (`charge_paid`, `revenue_shared`, `transfer_refunded`,
-     *     `transfer_received`), negative for debits (`charge_refunded`, `fee`, `transfer_sent`); never 0.
-     *     BRL with at most 2 decimal places.
-     */
-    StatementEntry: {
-      /**
-       * Format: int64
-       * @example 90211
-       */
-      id: number;
-      /**
-       * Format: date
-       * @description Calendar day of the movement (America/Sao_Paulo).
-       * @example 2026-11-21
-       */
-      date: string;
-      /** @example Tarifa de emissão - garantia 1045 */
-      description: string | null;
-      /**
-       * @description Signed amount in BRL.
-       * @example -317.5
-       */
-      amount: number;
-      type: components['schemas']['StatementType'];
-    };
-    /**
-     * @description `size`: page size applied (after clamping); `totalElements`: items matching the filters;
-     *     `totalPages`: `ceil(totalElements / size)` (0 when nothing matches); `number`: zero-based page
-     *     number returned (after negative values are treated as 0; may be beyond the last page).
-     */
-    PageMetadata: {
-      /** @example 20 */
-      size: number;
-      /**
-       * Format: int64
-       * @example 57
-       */
-      totalElements: number;
-      /** @example 3 */
-      totalPages: number;
-      /** @example 0 */
-      number: number;
-    };
-    Link: {
-      /**
-       * Format: uri
-       * @description Absolute URL keeping every filter and the applied `pageSize`.
-       */
-      href: string;
-      query: components['schemas']['LinkQuery'];
-    };
-    /**
-     * @description The linked page's query parameters as values: every filter of the request, with the page's
-     *     `page` and `pageSize` (on the event feed: `after` and `limit`). A generated client that
-     *     cannot follow the absolute `href` calls the same list operation with this object as its
-     *     query, for example `listEvents({ query: page._links.next.query })`.
-     * @example {
-     *       "status": [
-     *         "approved"
-     *       ],
-     *       "page": 1,
-     *       "pageSize": 20
-     *     }
-     */
-    LinkQuery: {
-      [key: string]: string | number | string[];
-    };
-    /**
-     * @description `self` (this page), `first` (page 0), `last` (page `totalPages - 1`, or 0 when empty); `prev`
-     *     only when `number > 0` (page `min(number - 1, last)`); `next` only when
-     *     `number < totalPages - 1`.
-     */
-    Links: {
-      self: components['schemas']['Link'];
-      first: components['schemas']['Link'];
-      last: components['schemas']['Link'];
-      prev?: components['schemas']['Link'];
-      next?: components['schemas']['Link'];
-    };
-    /** @description One page of guarantees. `_embedded` is always present. */
-    RentalInsurancePage: {
-      _embedded: {
-        /** @description Guarantees of this page, newest first; empty when nothing matches or the page is beyond the last. */
-        rentalInsurances: components['schemas']['RentalInsurance'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of a guarantee's history, oldest first. `_embedded` is always present. */
-    HistoryPage: {
-      _embedded: {
-        /** @description Entries of this page, oldest first; empty when the page is beyond the last. */
-        historyEntries: components['schemas']['HistoryEntry'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of a guarantee's current signature records. `_embedded` is always present. */
-    SignaturePage: {
-      _embedded: {
-        /** @description Records of this page, document first, then the tenant and the co-tenants. */
-        signatures: components['schemas']['Signature'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of a guarantee's co-tenants. `_embedded` is always present. */
-    CoTenantPage: {
-      _embedded: {
-        /** @description Co-tenants of this page, in the order they were added (a guarantee has at most 10). */
-        coTenants: components['schemas']['CoTenant'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of statement entries. `_embedded` is always present. */
-    StatementEntryPage: {
-      _embedded: {
-        /** @description Entries of this page, newest first; empty when nothing matches or the page is beyond the last. */
-        statementEntries: components['schemas']['StatementEntry'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /**
-     * @description The type of an event (see the document's `webhooks`). `webhook.test` is only ever sent by
-     *     `POST /v1/webhook-endpoints/{endpointId}/test` and cannot be subscribed to.
-     * @enum {string}
-     */
-    WebhookEventType:
-      | 'rental_insurance.status_changed'
-      | 'rental_insurance.signature_changed'
-      | 'rental_insurance.comment_added'
-      | 'rental_insurance.contract_reissued'
-      | 'rental_insurance.documents_attached'
-      | 'statement_entry.created';
-    WebhookEndpointCreate: {
-      /**
-       * Format: uri
-       * @description Where events are POSTed. `https` in production (see the operation).
-       */
-      url: string;
-      description?: string | null;
-      /** @description The event types this endpoint receives. */
-      eventTypes: components['schemas']['WebhookEventType'][];
-    };
-    WebhookEndpointPatch: {
-      /** Format: uri */
-      url?: string;
-      description?: string | null;
-      eventTypes?: components['schemas']['WebhookEventType'][];
-      /** @description `false` stops deliveries (events are still kept in the feed); `true` resumes them. */
-      enabled?: boolean;
-    };
-    FailedWebhookRedelivery: {
-      /**
-       * Format: date-time
-       * @description Deliveries created at or after this instant.
-       */
-      since: string;
-      /**
-       * Format: date-time
-       * @description Deliveries created before this instant (now when absent); not before `since` (`400 bad_request`).
-       */
-      until?: string;
-      /**
-       * Format: int32
-       * @description At most this many deliveries are queued by the call.
-       * @default 500
-       */
-      limit: number;
-    };
-    FailedWebhookRedeliveryResult: {
-      /** @description Failed deliveries queued again, now `pending`. */
-      redelivered: number;
-      /** @description Failed deliveries of the range left as they are because they already have 50 attempts. */
-      atAttemptLimit: number;
-      /** @description More failed deliveries of the range remain than `limit` took; call again with the same body. */
-      more: boolean;
-    };
-    WebhookEndpoint: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uri */
-      url: string;
-      description: string | null;
-      eventTypes: components['schemas']['WebhookEventType'][];
-      enabled: boolean;
-      /**
-       * @description Why the endpoint is disabled: `partner` (by `PATCH`), `gone` (it answered `410 Gone`),
-       *     `failing` (every attempt failed for 5 days, see *Webhooks*), `operator` (by the
-       *     service's staff); `null` while enabled.
-       * @enum {string|null}
-       */
-      disabledReason: 'partner' | 'gone' | 'failing' | 'operator' | null;
-      /**
-       * Format: date-time
-       * @description Start of the current run of failed attempts (`null` when the last attempt succeeded).
-       */
-      failingSince: string | null;
-      /**
-       * Format: date-time
-       * @description While a rotated-out secret still signs (24 hours after a rotation), when it stops; otherwise `null`.
-       */
-      previousSecretExpiresAt: string | null;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-    };
-    WebhookEndpointWithSecret: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uri */
-      url: string;
-      description: string | null;
-      eventTypes: components['schemas']['WebhookEventType'][];
-      enabled: boolean;
-      /** @enum {string|null} */
-      disabledReason: 'partner' | 'gone' | 'failing' | 'operator' | null;
-      /** Format: date-time */
-      failingSince: string | null;
-      /** Format: date-time */
-      previousSecretExpiresAt: string | null;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /**
-       * @description The signing secret (`whsec_` and 32 random bytes in base64), shown once: in the first
-       *     answer only, `null` in a replay of the same `Idempotency-Key`.
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9eC1hQ3m6hM=
-       */
-      secret: string | null;
-    };
-    /** @description One request of a delivery (or one not sent, with `error` saying why). It is recorded before the request is sent, so a receiver never sees more requests than the log has attempts. Its outcome is then recorded; until it is, `error` is `in progress: the outcome of this attempt is not known yet`. If the delivering process stops in between (the request may have reached the receiver), the attempt becomes `interrupted: the outcome of this attempt is unknown (the delivering process stopped)` when the delivery's next attempt starts (or the delivery ends without one: its endpoint disabled, its credential's scope gone), or 10 minutes after it began. Both keep `responseStatus: null` and `latencyMs: 0`; an interrupted attempt counts as a failed one (toward the retry schedule and the 50 attempts of a delivery). */
-    WebhookAttempt: {
-      /**
-       * Format: date-time
-       * @description When the request was about to be sent.
-       */
-      attemptedAt: string;
-      /** @description The receiver's HTTP status; `null` when no answer came (timeout, refused connection, refused address) or the outcome is not known (in progress, interrupted). */
-      responseStatus: number | null;
-      /** @description Milliseconds until the answer (or the error); `0` when no request was sent or the outcome is not known. */
-      latencyMs: number;
-      /** @description What went wrong, when the attempt failed (never a secret nor the response body); for an attempt whose outcome is not known, `in progress: ...` or `interrupted: ...` (see the schema's description). */
-      error: string | null;
-    };
-    WebhookDelivery: {
-      /** Format: uuid */
-      id: string;
-      /**
-       * Format: uuid
-       * @description The event's id, sent as `webhook-id` on every attempt.
-       */
-      eventId: string;
-      eventType: string;
-      /**
-       * @description `pending` (an attempt is queued), `succeeded` (a 2xx answer), `failed` (retries spent, 410 Gone, or the endpoint was disabled).
-       * @enum {string}
-       */
-      status: 'pending' | 'succeeded' | 'failed';
-      /**
-       * @description The latest 20 attempts, oldest first. `attemptCount` says how many there are in all;
-       *     `GET .../deliveries/{deliveryId}/attempts` lists every one.
-       */
-      attempts: components['schemas']['WebhookAttempt'][];
-      /**
-       * @description How many attempts the delivery has had (at most 50, see the redelivery).
-       * @example 3
-       */
-      attemptCount: number;
-      /** Format: date-time */
-      nextAttemptAt: string | null;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    /** @description One page of webhook endpoints. `_embedded` is always present. */
-    WebhookEndpointPage: {
-      _embedded: {
-        webhookEndpoints: components['schemas']['WebhookEndpoint'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of a delivery's attempts, oldest first. `_embedded` is always present. */
-    WebhookAttemptPage: {
-      _embedded: {
-        webhookAttempts: components['schemas']['WebhookAttempt'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /** @description One page of deliveries, newest first. `_embedded` is always present. */
-    WebhookDeliveryPage: {
-      _embedded: {
-        webhookDeliveries: components['schemas']['WebhookDelivery'][];
-      };
-      _links: components['schemas']['Links'];
-      page: components['schemas']['PageMetadata'];
-    };
-    /**
-     * @description What every event has, delivered by webhook and listed by `GET /v1/events`. Payloads are
-     *     **fat**: `data` holds the resource as it was right after the change (the same
-     *     representation as the API's answers), so a handler can act without calling back, and a
-     *     delivery retried hours later still says what the change was. Use `GET` on the resource
-     *     when you need its state *now*: events of one guarantee may arrive out of order (order them
-     *     by `occurredAt`, or by the `version` of `data.rentalInsurance`).
-     */
-    EventEnvelope: {
-      /**
-       * Format: uuid
-       * @description Stable id of the event; also the `webhook-id` header of every delivery attempt (use it to ignore duplicates).
-       */
-      id: string;
-      type: string;
-      /** Format: date-time */
-      occurredAt: string;
-      /** @description The agency (company) the event belongs to; events never reach another agency. */
-      agencyId: string;
-      /**
-       * @description Version of this document that describes `data`.
-       * @example 2.0.0
-       */
-      apiVersion: string;
-      /** @description Position of the event in `GET /v1/events` (pass it as `after`). */
-      cursor: string;
-      data: Record<string, never>;
-    };
-    RentalInsuranceStatusChangedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'rental_insurance.status_changed';
-      data?: {
-        /** @description `null` when the guarantee was just created. */
-        previousStatus: components['schemas']['RentalInsuranceStatus'] | null;
-        status: components['schemas']['RentalInsuranceStatus'];
-        /** @description The history entry's comment (a reviewer's reason, what is missing...). */
-        comment: string | null;
-        rentalInsurance: components['schemas']['RentalInsurance'];
-      };
-    };
-    RentalInsuranceSignatureChangedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'rental_insurance.signature_changed';
-      data?: {
-        comment: string | null;
-        /** @description Every current signature record (empty when the contract was invalidated). */
-        signatures: components['schemas']['Signature'][];
-        rentalInsurance: components['schemas']['RentalInsurance'];
-      };
-    };
-    RentalInsuranceCommentAddedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'rental_insurance.comment_added';
-      data?: {
-        /** Format: int64 */
-        rentalInsuranceId: number;
-        historyEntry: components['schemas']['HistoryEntry'];
-      };
-    };
-    RentalInsuranceContractReissuedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'rental_insurance.contract_reissued';
-      data?: {
-        signatures: components['schemas']['Signature'][];
-        rentalInsurance: components['schemas']['RentalInsurance'];
-      };
-    };
-    RentalInsuranceDocumentsAttachedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'rental_insurance.documents_attached';
-      data?: {
-        /** Format: int64 */
-        rentalInsuranceId: number;
-        historyEntry: components['schemas']['HistoryEntry'];
-      };
-    };
-    StatementEntryCreatedEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'statement_entry.created';
-      data?: {
-        statementEntry: components['schemas']['StatementEntry'];
-        /** Format: int64 */
-        rentalInsuranceId: number | null;
-      };
-    };
-    WebhookTestEvent: components['schemas']['EventEnvelope'] & {
-      /** @constant */
-      type?: 'webhook.test';
-      data?: {
-        /** Format: uuid */
-        endpointId: string;
-        message: string;
-      };
-    };
-    /** @description Any event of the feed. */
-    Event:
-      | components['schemas']['RentalInsuranceStatusChangedEvent']
-      | components['schemas']['RentalInsuranceSignatureChangedEvent']
-      | components['schemas']['RentalInsuranceCommentAddedEvent']
-      | components['schemas']['RentalInsuranceContractReissuedEvent']
-      | components['schemas']['RentalInsuranceDocumentsAttachedEvent']
-      | components['schemas']['StatementEntryCreatedEvent'];
-    /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
-    EventPage: {
-      _embedded: {
-        events: components['schemas']['Event'][];
-      };
-      _links: {
-        self: components['schemas']['Link'];
-        next: components['schemas']['Link'];
-      };
-    };
-    /** @description One request of the agency, as the service answered it. Never a secret, a token, a query string or a body. */
-    RequestLogLine: {
-      /** @description Opaque; pass it as `after` to read the lines older than this one. */
-      cursor: string;
-      /**
-       * Format: date-time
-       * @description When the request arrived.
-       */
-      at: string;
-      /** @enum {string} */
-      method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
-      /**
-       * @description The operation's path template, for example `/v1/rental-insurances/{id}`.
-       * @example /v1/rental-insurances/{id}
-       */
-      path: string;
-      /**
-       * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
-       *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
-       *     co-tenant's CPF/CNPJ is never recorded.
-       */
-      resourceId: string | null;
-      /** @example getRentalInsurance */
-      operationId: string;
-      status: number;
-      /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
-      error: null | {
-        code: string;
-        /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
-        details: string[];
-      };
-      /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
-      correlationId: string;
-      /** @description The write's `Idempotency-Key` (without quotes) when it was well-formed; `null` for reads and writes without a valid key. */
-      idempotencyKey: string | null;
-      /** @description The answer's `Idempotent-Replay` (`true` for a replayed answer); `null` when the answer had none (reads, failed writes). */
-      idempotentReplay: boolean | null;
-      /** @description How long the service took, from the request's arrival to its answer, in milliseconds (0.1 ms precision). */
-      durationMs: number;
-      credential: {
-        /** Format: uuid */
-        id: string;
-        /** @description The credential's display name when the request was made. */
-        name: string;
-      };
-      /** @description The client's IP address as the service saw it (behind the service's own proxies, the address they report). */
-      sourceAddress: string;
-    };
-    /** @description One page of the request log. `_embedded` is always present; `_links.next` is absent on the page holding the oldest line. */
-    RequestLogPage: {
-      _embedded: {
-        requestLog: components['schemas']['RequestLogLine'][];
-      };
-      _links: {
-        self: components['schemas']['Link'];
-        next?: components['schemas']['Link'];
-      };
-    };
-    /** @description Exactly one of `by` and `to`. */
-    SandboxClockAdvance: {
-      /**
-       * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given).
-       * @example P30D
-       */
-      by?: string;
-      /**
-       * Format: date-time
-       * @description The guarantee's new time (RFC 3339), not before its current time.
-       * @example 2029-06-02T00:00:00.000Z
-       */
-      to?: string;
-    };
-    /** @description A guarantee's clock after a time travel, and the guarantee as its steps left it. */
-    SandboxClock: {
-      /**
-       * Format: date-time
-       * @description The guarantee's time before the call.
-       * @example 2026-11-26T13:00:00.000Z
-       */
-      previousNow: string;
-      /**
-       * Format: date-time
-       * @description The guarantee's time after the call (it then keeps running with the wall clock).
-       * @example 2026-12-26T13:00:00.000Z
-       */
-      now: string;
-      rentalInsurance: components['schemas']['RentalInsurance'];
-    };
-    /**
-     * @description Body of every error response. Branch on `code`; `message` is for humans and may change.
-     *     `details` lists one string per problem, naming the field (`tenant.cpfCnpj: invalid check
-     *     digits`). `correlationId` equals the `X-Correlation-Id` response header.
-     *
-     *     | code | Status | Meaning |
-     *     |---|---|---|
-     *     | `bad_request` | 400 | Invalid request not covered by a more specific code (for example an invalid query parameter combination). |
-     *     | `validation_failed` | 400 | Parameters or body do not follow the schema or the validation rules; unknown fields; `null` on a required field. |
-     *     | `malformed_json` | 400 | The body is not valid JSON. |
-     *     | `idempotency_key_required` | 400 | `Idempotency-Key` missing on a `POST`, `PATCH` or `DELETE`. |
-     *     | `idempotency_key_invalid` | 400 | `Idempotency-Key` is not 1 to 255 visible ASCII characters. |
-     *     | `idempotency_key_reused` | 400 | The key was already used for a different request (method, path or body). |
-     *     | `if_match_invalid` | 400 | `If-Match` is `*` or not a list of entity tags. |
-     *     | `invalid_date_range` | 400 | `startDate` after `endDate`, or a range longer than 366 days. |
-     *     | `unauthorized` | 401 | Bearer token missing, malformed, expired, revoked or of the other environment. |
-     *     | `insufficient_scope` | 403 | The token lacks the scope the operation needs. |
-     *     | `not_found` | 404 | The guarantee or co-tenant does not exist within the token's agency. |
-     *     | `route_not_found` | 404 | No such path. |
-     *     | `method_not_allowed` | 405 | The path does not support this method (`Allow` lists those it does). |
-     *     | `idempotency_key_in_use` | 409 | A request with the same key is still executing (`Retry-After: 1`). |
-     *     | `invalid_state` | 409 | The guarantee's status does not allow this write (closed status; accept or refuse outside `approved`). |
-     *     | `duplicate_co_tenant` | 409 | The CPF/CNPJ is already the tenant's or another co-tenant's. |
-     *     | `co_tenant_limit_reached` | 409 | The guarantee already has 10 co-tenants. |
-     *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
-     *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
-     *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
-     *     | `webhook_endpoint_disabled` | 409 | Failed deliveries are redelivered only to an enabled endpoint. |
-     *     | `event_type_not_readable` | 400 | The token may not read every event type the webhook endpoint would receive (see *Webhooks*). |
-     *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
-     *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
-     *     | `payload_too_large` | 413 | Body above 100 KB. |
-     *     | `expectation_failed` | 417 | An `Expect` header other than `100-continue`. |
-     *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
-     *     | `precondition_required` | 428 | `If-Match` missing. |
-     *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
-     *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
-     *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
-     *     | `malformed_multipart` | 400 | A `multipart/form-data` body without a boundary, truncated, or otherwise not RFC 7578. |
-     *     | `document_type_not_allowed` | 415 | A file's bytes are not PDF, JPEG or PNG (details name the type detected). |
-     *     | `document_too_large` | 413 | A file above 10 MB, or an upload request above 55 MB. |
-     *     | `document_limit_reached` | 409 | The guarantee already holds 100 documents. |
-     *     | `document_quota_exceeded` | 429 | The agency uploaded its bytes of the day (`Retry-After`: seconds until the next day). |
-     *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
-     *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call. |
-     *     | `internal_error` | 500 | Unexpected error; nothing applied. |
-     *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
-     *
-     *     New codes may be added; treat an unknown code by its HTTP status.
-     */
-    Error: {
-      /**
-       * @description Stable snake_case error code (see the table above).
-       * @example validation_failed
-       * @example invalid_state
-       * @example precondition_failed
-       */
-      code: string;
-      /**
-       * @description Human-readable explanation, in English.
-       * @example The request body is invalid.
-       */
-      message: string;
-      /**
-       * Format: date-time
-       * @description Instant of the error, RFC 3339 UTC with milliseconds.
-       * @example 2026-11-22T10:15:30.123Z
-       */
-      timestamp: string;
-      /**
-       * @description One entry per problem, naming the field.
-       * @example [
-       *       "tenant.cpfCnpj: invalid check digits"
-       *     ]
-       */
-      details?: string[];
-      /**
-       * @description Same value as the `X-Correlation-Id` response header.
-       * @example erp-7d41c2e0-batch-17
-       */
-      correlationId?: string;
-    };
-  };
-  responses: {
-    /**
-     * @description Invalid request. Codes: `bad_request`, `validation_failed` (details name each field),
-     *     `malformed_json`, `idempotency_key_required`, `idempotency_key_invalid`,
-     *     `idempotency_key_reused`, `if_match_invalid`, `invalid_date_range`, `malformed_multipart`.
-     */
-    BadRequest: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+    schemas: {
         /**
+         * @description Status of a guarantee. Closed statuses (`declined`, `expired`, `declined_by_tenant`,
+         *     `terminated`, `archived`) refuse every partner write except comments (`409 invalid_state`).
+         *     Labels: under_review "Under review", information_requested "Information requested",
+         *     approved "Approved", declined "Declined", expired "Expired", accepted "Accepted",
+         *     declined_by_tenant "Declined by tenant", active "Active", terminated "Terminated",
+         *     archived "Archived".
+         * @enum {string}
+         */
+        RentalInsuranceStatus: "under_review" | "information_requested" | "approved" | "declined" | "expired" | "accepted" | "declined_by_tenant" | "active" | "terminated" | "archived";
+        /**
+         * @description Type of the rented property. Labels: apartment "Apartment", house "House", commercial "Commercial".
+         * @enum {string}
+         */
+        PropertyType: "apartment" | "house" | "commercial";
+        /**
+         * @description `document`: the contract document as a whole; `tenant`: the tenant's signature; `co_tenant`: one co-tenant's signature.
+         * @enum {string}
+         */
+        SignatureRole: "document" | "tenant" | "co_tenant";
+        /**
+         * @description `pending`: the signing envelope is being prepared (no `url`); `awaiting_signature`: ready, `url` to sign; `signed`; `refused`.
+         * @enum {string}
+         */
+        SignatureStatus: "pending" | "awaiting_signature" | "signed" | "refused";
+        /**
+         * @description Kind of statement entry. Credits (positive `amount`): `charge_paid`, `revenue_shared`,
+         *     `transfer_refunded`, `transfer_received`. Debits (negative `amount`): `charge_refunded`,
+         *     `fee`, `transfer_sent`.
+         * @enum {string}
+         */
+        StatementType: "charge_paid" | "charge_refunded" | "revenue_shared" | "fee" | "transfer_sent" | "transfer_refunded" | "transfer_received";
+        /** @description Address of the property, as sent on creation. */
+        AddressCreate: {
+            /**
+             * @description CEP, 8 digits, hyphen optional (`01310-100`). Stored and returned as 8 digits.
+             * @example 01310-100
+             */
+            zipCode: string;
+            /** @example Avenida Paulista */
+            street: string;
+            /**
+             * @description House number as text (`1000`, `S/N`, `1000-A`).
+             * @example 1000
+             */
+            number: string;
+            /** @example Apto 82 */
+            complement?: string | null;
+            /** @example Bela Vista */
+            neighborhood: string;
+            /** @example São Paulo */
+            city: string;
+            /**
+             * @description UF code, upper case.
+             * @example SP
+             * @enum {string}
+             */
+            state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "SC" | "SP" | "SE" | "TO" | "RR" | "RO";
+        };
+        /** @description Merge patch of the property address. Only `complement` may be cleared with `null`. */
+        AddressPatch: {
+            /** @description CEP, 8 digits, hyphen optional. */
+            zipCode?: string;
+            street?: string;
+            number?: string;
+            /** @description `null` clears it. */
+            complement?: string | null;
+            neighborhood?: string;
+            city?: string;
+            /**
+             * @description UF code, upper case.
+             * @enum {string}
+             */
+            state?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "SC" | "SP" | "SE" | "TO" | "RR" | "RO";
+        };
+        /** @description Address of the property. Every field is always present. */
+        Address: {
+            /**
+             * @description CEP, 8 digits without hyphen.
+             * @example 01310100
+             */
+            zipCode: string | null;
+            /** @example Avenida Paulista */
+            street: string | null;
+            /** @example 1000 */
+            number: string | null;
+            /** @example Apto 82 */
+            complement: string | null;
+            /** @example Bela Vista */
+            neighborhood: string | null;
+            /** @example São Paulo */
+            city: string | null;
+            /**
+             * @description UF code, upper case.
+             * @example SP
+             */
+            state: string | null;
+        };
+        /** @description The tenant, as sent on creation. The CPF/CNPJ identifies the person and can never be changed. */
+        TenantCreate: {
+            /**
+             * @description CPF (11 digits) or CNPJ (14 characters, alphanumeric CNPJ included), check digits verified,
+             *     punctuation optional (`529.982.247-25`, `11.222.333/0001-81`). Returned without
+             *     punctuation, letters upper case.
+             * @example 52998224725
+             * @example 11.222.333/0001-81
+             */
+            cpfCnpj: string;
+            /** @example Maria José da Silva */
+            name: string;
+            /**
+             * Format: email
+             * @example maria.silva@example.com
+             */
+            email?: string | null;
+            /**
+             * Format: date
+             * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
+             * @example 1988-04-12
+             */
+            birthDate?: string | null;
+            /**
+             * @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164.
+             * @example (11) 98765-4321
+             */
+            phoneNumber?: string | null;
+            /** @example Engenheira civil */
+            profession?: string | null;
+        };
+        /**
+         * @description Merge patch of the tenant. `cpfCnpj` is not part of it: sending it is `400 validation_failed`
+         *     naming the field. `name` cannot be cleared; the other fields can be cleared with `null`.
+         */
+        TenantPatch: {
+            name?: string;
+            /** Format: email */
+            email?: string | null;
+            /**
+             * Format: date
+             * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
+             */
+            birthDate?: string | null;
+            /** @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164. */
+            phoneNumber?: string | null;
+            profession?: string | null;
+        };
+        /** @description The tenant. Every field is always present. */
+        Tenant: {
+            /**
+             * @description CPF (11 digits) or CNPJ (14 characters), without punctuation, letters upper case.
+             * @example 52998224725
+             */
+            cpfCnpj: string | null;
+            /** @example Maria José da Silva */
+            name: string | null;
+            /**
+             * Format: email
+             * @example maria.silva@example.com
+             */
+            email: string | null;
+            /**
+             * Format: date
+             * @example 1988-04-12
+             */
+            birthDate: string | null;
+            /**
+             * @description E.164.
+             * @example +5511987654321
+             */
+            phoneNumber: string | null;
+            /** @example Engenheira civil */
+            profession: string | null;
+        };
+        /**
+         * @description A co-tenant, as sent on creation or addition. Its CPF/CNPJ must differ from the tenant's and
+         *     from every other co-tenant's (`409 duplicate_co_tenant`), and cannot be changed later.
+         */
+        CoTenantCreate: {
+            /**
+             * @description CPF (11 digits) or CNPJ (14 characters, alphanumeric CNPJ included), check digits verified, punctuation optional. Returned without punctuation, letters upper case.
+             * @example 11144477735
+             */
+            cpfCnpj: string;
+            /** @example João Pereira Santos */
+            name: string;
+            /**
+             * Format: email
+             * @example joao.santos@example.com
+             */
+            email?: string | null;
+            /**
+             * Format: date
+             * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
+             * @example 1986-09-30
+             */
+            birthDate?: string | null;
+            /**
+             * @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164.
+             * @example +5511912345678
+             */
+            phoneNumber?: string | null;
+        };
+        /**
+         * @description Merge patch of a co-tenant. `cpfCnpj` is not part of it (it identifies the co-tenant in the
+         *     path): sending it is `400 validation_failed` naming the field. `name` cannot be cleared; the
+         *     other fields can be cleared with `null`.
+         */
+        CoTenantPatch: {
+            name?: string;
+            /** Format: email */
+            email?: string | null;
+            /**
+             * Format: date
+             * @description A real date, not before 1900-01-01 and before today (America/Sao_Paulo).
+             */
+            birthDate?: string | null;
+            /** @description Brazilian mobile or landline number with area code (DDD), optionally with `+55`; spaces, parentheses, dots and hyphens accepted. Returned in E.164. */
+            phoneNumber?: string | null;
+        };
+        /** @description A co-tenant. Every field is always present. */
+        CoTenant: {
+            /**
+             * @description CPF (11 digits) or CNPJ (14 characters), without punctuation, letters upper case.
+             * @example 11144477735
+             */
+            cpfCnpj: string | null;
+            /** @example João Pereira Santos */
+            name: string | null;
+            /**
+             * Format: email
+             * @example joao.santos@example.com
+             */
+            email: string | null;
+            /**
+             * Format: date
+             * @example 1986-09-30
+             */
+            birthDate: string | null;
+            /**
+             * @description E.164.
+             * @example +5511912345678
+             */
+            phoneNumber: string | null;
+        };
+        /** @description The rented property, as sent on creation. */
+        PropertyCreate: {
+            /**
+             * @description The partner's own reference for the property (filter `propertyExternalId`).
+             * @example IMV-4821
+             */
+            externalId: string;
+            type: components["schemas"]["PropertyType"];
+            address: components["schemas"]["AddressCreate"];
+        };
+        /** @description Merge patch of the property. None of its fields can be cleared with `null`; `address` merges field by field. */
+        PropertyPatch: {
+            externalId?: string;
+            type?: components["schemas"]["PropertyType"];
+            address?: components["schemas"]["AddressPatch"];
+        };
+        /** @description A property type with its English label. */
+        PropertyTypeDescription: {
+            code: components["schemas"]["PropertyType"];
+            /**
+             * @description English label (`Apartment`, `House`, `Commercial`).
+             * @example Apartment
+             */
+            description: string;
+        };
+        /** @description The rented property. Every field is always present. */
+        Property: {
+            /** @example IMV-4821 */
+            externalId: string | null;
+            type: components["schemas"]["PropertyTypeDescription"];
+            address: components["schemas"]["Address"];
+        };
+        /** @description A guarantee status with its English label. On the creation history entry, `previousStatus` has `code` and `description` null. */
+        StatusDescription: {
+            code: components["schemas"]["RentalInsuranceStatus"] | null;
+            /**
+             * @description English label, for example `Under review`; null when `code` is null.
+             * @example Under review
+             */
+            description: string | null;
+        };
+        /** @description A new guarantee. Unknown fields are refused. Money in BRL, at most 2 decimal places. */
+        RentalInsuranceCreate: {
+            /**
+             * @description The partner's own reference for the guarantee (not required to be unique).
+             * @example CTR-2026-000123
+             */
+            externalId?: string | null;
+            tenant: components["schemas"]["TenantCreate"];
+            property: components["schemas"]["PropertyCreate"];
+            /** @description Up to 10 co-tenants; no CPF/CNPJ may repeat the tenant's or another co-tenant's (`409 duplicate_co_tenant`). Omitted means none. */
+            coTenants?: components["schemas"]["CoTenantCreate"][];
+            /**
+             * @description Monthly rent in BRL. Greater than 0. Monetary field.
+             * @example 3500
+             */
+            rentalAmount: number;
+            /**
+             * @description Monthly condominium fee in BRL. Monetary field.
+             * @example 850
+             */
+            condoFee?: number | null;
+            /**
+             * @description Monthly property tax (IPTU) in BRL. Monetary field.
+             * @example 210.35
+             */
+            propertyTax?: number | null;
+            /**
+             * @description Other monthly charges covered, in BRL. Monetary field.
+             * @example null
+             */
+            otherFees?: number | null;
+            /**
+             * @description One-off setup fee in BRL. Monetary field.
+             * @example 150
+             */
+            setupFee?: number | null;
+        };
+        /**
+         * @description JSON Merge Patch (RFC 7396) of a guarantee. Only the fields present change; `tenant`,
+         *     `property` and `property.address` merge field by field. `null` clears an optional field
+         *     (`externalId`, `condoFee`, `propertyTax`, `otherFees`, `setupFee`, and the optional fields of
+         *     the nested objects); `null` on a field required at creation (`tenant`, `property`,
+         *     `rentalAmount`, `tenant.name`, ...) is `400 validation_failed`. Co-tenants are not part of
+         *     it: use the co-tenant endpoints. An empty object is a valid no-op.
+         */
+        RentalInsurancePatch: {
+            /** @description The partner's own reference; changing it never affects review or contract. */
+            externalId?: string | null;
+            tenant?: components["schemas"]["TenantPatch"];
+            property?: components["schemas"]["PropertyPatch"];
+            /** @description Monthly rent in BRL, greater than 0. Monetary field. */
+            rentalAmount?: number;
+            /** @description Monetary field. */
+            condoFee?: number | null;
+            /** @description Monetary field. */
+            propertyTax?: number | null;
+            /** @description Monetary field. */
+            otherFees?: number | null;
+            /** @description Monetary field. */
+            setupFee?: number | null;
+        };
+        /** @description A rental guarantee. Every field is always present; its version is in the `ETag` header. Money fields are in BRL with at most 2 decimal places. */
+        RentalInsurance: {
+            /**
+             * Format: int64
+             * @example 1045
+             */
+            id: number;
+            /** @example CTR-2026-000123 */
+            externalId: string | null;
+            status: components["schemas"]["RentalInsuranceStatus"];
+            /** @description Who created the guarantee (the credential's display name, `serviceAccount` true). */
+            creator: components["schemas"]["Creator"];
+            tenant: components["schemas"]["Tenant"];
+            /** @description Co-tenants in the order they were added (empty array when none). */
+            coTenants: components["schemas"]["CoTenant"][];
+            property: components["schemas"]["Property"];
+            /**
+             * @description Monthly rent in BRL.
+             * @example 3500
+             */
+            rentalAmount: number;
+            /** @example 850 */
+            condoFee: number | null;
+            /** @example 210.35 */
+            propertyTax: number | null;
+            /** @example null */
+            otherFees: number | null;
+            /**
+             * @description Monthly price of the guarantee in BRL, set by the reviewer on approval; null before.
+             * @example 456.04
+             */
+            installmentAmount: number | null;
+            /** @example 150 */
+            setupFee: number | null;
+            /**
+             * @description Total amount covered by the guarantee in BRL, set by the reviewer on approval; null before.
+             * @example 136815.3
+             */
+            coverageLimit: number | null;
+            /**
+             * @description Part of the coverage available for unpaid rent in BRL, set on approval; null before.
+             * @example 105000
+             */
+            rentCoverageLimit: number | null;
+            /**
+             * @description Coverage still available in BRL (starts equal to `coverageLimit`); null before approval.
+             * @example 136815.3
+             */
+            remainingCoverageAmount: number | null;
+            /**
+             * @description Rent coverage still available in BRL (starts equal to `rentCoverageLimit`); null before approval.
+             * @example 105000
+             */
+            rentRemainingCoverageAmount: number | null;
+            /**
+             * Format: date
+             * @description First billing day, set by the reviewer on approval; null before. The guarantee becomes `active` once every signature is collected and this date is set.
+             * @example 2026-12-01
+             */
+            startBillingDate: string | null;
+            /**
+             * Format: date
+             * @description Day the guarantee ends, when known; null otherwise.
+             * @example null
+             */
+            terminationDate: string | null;
+            /**
+             * Format: date-time
+             * @description Creation instant, RFC 3339 UTC with milliseconds. Always set by this service.
+             * @example 2026-11-20T13:02:11.481Z
+             */
+            createdAt: string | null;
+            /**
+             * Format: date-time
+             * @description Instant of the last change (any change that increments the version), RFC 3339 UTC with milliseconds. Always set by this service.
+             * @example 2026-11-21T17:45:09.027Z
+             */
+            updatedAt: string | null;
+        };
+        /**
+         * @description Who made a change. Partner writes: the credential's display name with `serviceAccount: true`.
+         *     Reviewer writes: the staff member's name with `serviceAccount: false`. Automatic transitions:
+         *     `system` with `serviceAccount: true`.
+         */
+        Creator: {
+            /** @example Imobiliária Paulista - ERP */
+            name: string;
+            /** @example true */
+            serviceAccount: boolean;
+        };
+        /** @description A public comment for the guarantee's history. */
+        CommentCreate: {
+            /** @example O locatário enviou o comprovante de renda atualizado por e-mail. */
+            comment: string;
+        };
+        /**
+         * @description One event of a guarantee's history: a status change, a partner or reviewer write, or a
+         *     comment. For entries that do not change the status, `previousStatus` and `status` are equal.
+         */
+        HistoryEntry: {
+            creator: components["schemas"]["Creator"];
+            /** @description Comment attached to the event, if any. */
+            comment: string | null;
+            previousStatus: components["schemas"]["StatusDescription"];
+            status: components["schemas"]["StatusDescription"];
+            /** @description Documents attached to the event (empty array when none; at most 20). */
+            documents: components["schemas"]["Document"][];
+            /**
+             * Format: date-time
+             * @description Instant of the event, RFC 3339 UTC with milliseconds.
+             * @example 2026-11-21T17:45:09.027Z
+             */
+            createdAt: string | null;
+        };
+        /**
+         * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
+         *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         */
+        Document: {
+            /**
+             * Format: int64
+             * @example 88123
+             */
+            id: number;
+            /**
+             * @description The name it was attached with, cleaned (see the upload); for display only.
+             * @example proposta-1045.pdf
+             */
+            fileName: string | null;
+            /**
+             * @description The type detected from the bytes when it was attached.
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/jpeg" | "image/png";
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description SHA-256 of the bytes, hexadecimal (the download's `Repr-Digest` holds it in base64).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description When it was attached, RFC 3339 UTC with milliseconds.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            createdAt: string;
+            creator: components["schemas"]["Creator"];
+        };
+        /**
+         * @description The parts of a document upload (`multipart/form-data`): one to five `file` parts, each with
+         *     a `filename`, and at most one `comment`. Any other part is `400 validation_failed`.
+         */
+        DocumentUpload: {
+            file: string[];
+            /**
+             * @description A comment for the history entry (the rules of a comment).
+             * @example Comprovante de renda atualizado.
+             */
+            comment?: string;
+        };
+        /**
+         * Format: binary
+         * @description The document's bytes (at most 10 MB).
+         */
+        DocumentBytes: string;
+        /** @description One page of a guarantee's documents, newest first. `_embedded` is always present. */
+        DocumentPage: {
+            _embedded: {
+                /** @description Documents of this page, newest first (a guarantee holds at most 100). */
+                documents: components["schemas"]["Document"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /**
+         * @description A signature record of the contract. `url` is absent while `pending` and present in every other
+         *     status. For the `document` record, `cpfCnpj` and `name` are null.
+         */
+        Signature: {
+            role: components["schemas"]["SignatureRole"];
+            /**
+             * Format: int64
+             * @description For the `document` record, the id of the current contract (a document of the guarantee:
+             *     `GET /v1/rental-insurances/{id}/documents/{documentId}`); null for the signers' records.
+             * @example 88125
+             */
+            documentId: number | null;
+            /**
+             * @description Signer's CPF/CNPJ without punctuation; null for the `document` record.
+             * @example 52998224725
+             */
+            cpfCnpj: string | null;
+            /**
+             * @description Signer's name; null for the `document` record.
+             * @example Maria José da Silva
+             */
+            name: string | null;
+            /**
+             * Format: uri
+             * @description Signing link. Absent while `pending`.
+             * @example https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1
+             */
+            url?: string;
+            status: components["schemas"]["SignatureStatus"];
+        };
+        /** @description The agency's balance over all statement entries up to now. `balance = credits - debits`. Amounts in BRL with at most 2 decimal places. */
+        Balance: {
+            /**
+             * @description `credits - debits`, in BRL; may be negative.
+             * @example 18432.75
+             */
+            balance: number;
+            /**
+             * @description Sum of the amounts of all credit entries, in BRL.
+             * @example 254310.4
+             */
+            credits: number;
+            /**
+             * @description Sum of the absolute amounts of all debit entries, in BRL.
+             * @example 235877.65
+             */
+            debits: number;
+        };
+        /**
+         * @description One calendar day (America/Sao_Paulo) of the statement. `closingBalance = openingBalance +
+         *     credits - debits`, and equals the next day's `openingBalance`. Amounts in BRL with at most 2
+         *     decimal places.
+         */
+        DailySummary: {
+            /**
+             * Format: date
+             * @example 2026-11-21
+             */
+            date: string;
+            /**
+             * @description Balance at the start of the day, in BRL.
+             * @example 17250
+             */
+            openingBalance: number;
+            /**
+             * @description Balance at the end of the day (so far, for today), in BRL.
+             * @example 18432.75
+             */
+            closingBalance: number;
+            /**
+             * @description Sum of the day's credit amounts, in BRL.
+             * @example 1500.25
+             */
+            credits: number;
+            /**
+             * @description Sum of the absolute values of the day's debit amounts, in BRL.
+             * @example 317.5
+             */
+            debits: number;
+        };
+        /**
+         * @description One movement of the agency's statement. `amount` is signed from the agency's point of view:
+         *     positive for credits (`charge_paid`, `revenue_shared`, `transfer_refunded`,
+         *     `transfer_received`), negative for debits (`charge_refunded`, `fee`, `transfer_sent`); never 0.
+         *     BRL with at most 2 decimal places.
+         */
+        StatementEntry: {
+            /**
+             * Format: int64
+             * @example 90211
+             */
+            id: number;
+            /**
+             * Format: date
+             * @description Calendar day of the movement (America/Sao_Paulo).
+             * @example 2026-11-21
+             */
+            date: string;
+            /** @example Tarifa de emissão - garantia 1045 */
+            description: string | null;
+            /**
+             * @description Signed amount in BRL.
+             * @example -317.5
+             */
+            amount: number;
+            type: components["schemas"]["StatementType"];
+        };
+        /**
+         * @description `size`: page size applied (after clamping); `totalElements`: items matching the filters;
+         *     `totalPages`: `ceil(totalElements / size)` (0 when nothing matches); `number`: zero-based page
+         *     number returned (after negative values are treated as 0; may be beyond the last page).
+         */
+        PageMetadata: {
+            /** @example 20 */
+            size: number;
+            /**
+             * Format: int64
+             * @example 57
+             */
+            totalElements: number;
+            /** @example 3 */
+            totalPages: number;
+            /** @example 0 */
+            number: number;
+        };
+        Link: {
+            /**
+             * Format: uri
+             * @description Absolute URL keeping every filter and the applied `pageSize`.
+             */
+            href: string;
+            query: components["schemas"]["LinkQuery"];
+        };
+        /**
+         * @description The linked page's query parameters as values: every filter of the request, with the page's
+         *     `page` and `pageSize` (on the event feed: `after` and `limit`). A generated client that
+         *     cannot follow the absolute `href` calls the same list operation with this object as its
+         *     query, for example `listEvents({ query: page._links.next.query })`.
          * @example {
-         *       "code": "validation_failed",
-         *       "message": "The request body is invalid.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "details": [
-         *         "tenant.cpfCnpj: invalid check digits",
-         *         "property.address.state: must be one of the 27 UF codes",
-         *         "tenant.nickname: unknown field"
+         *       "status": [
+         *         "approved"
          *       ],
-         *       "correlationId": "erp-7d41c2e0-batch-17"
+         *       "page": 1,
+         *       "pageSize": 20
          *     }
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Bearer token missing, malformed, expired, revoked or of the other environment. Code `unauthorized`. */
-    Unauthorized: {
-      headers: {
-        'WWW-Authenticate': components['headers']['WWWAuthenticate'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        LinkQuery: {
+            [key: string]: string | number | string[];
+        };
         /**
-         * @example {
-         *       "code": "unauthorized",
-         *       "message": "The access token is invalid or expired.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description `self` (this page), `first` (page 0), `last` (page `totalPages - 1`, or 0 when empty); `prev`
+         *     only when `number > 0` (page `min(number - 1, last)`); `next` only when
+         *     `number < totalPages - 1`.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The token lacks the scope this operation needs. Code `insufficient_scope`. The request still counts against the credential's quota, and carries the RateLimit headers. */
-    Forbidden: {
-      headers: {
-        'WWW-Authenticate': components['headers']['WWWAuthenticate'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        Links: {
+            self: components["schemas"]["Link"];
+            first: components["schemas"]["Link"];
+            last: components["schemas"]["Link"];
+            prev?: components["schemas"]["Link"];
+            next?: components["schemas"]["Link"];
+        };
+        /** @description One page of guarantees. `_embedded` is always present. */
+        RentalInsurancePage: {
+            _embedded: {
+                /** @description Guarantees of this page, newest first; empty when nothing matches or the page is beyond the last. */
+                rentalInsurances: components["schemas"]["RentalInsurance"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's history, oldest first. `_embedded` is always present. */
+        HistoryPage: {
+            _embedded: {
+                /** @description Entries of this page, oldest first; empty when the page is beyond the last. */
+                historyEntries: components["schemas"]["HistoryEntry"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's current signature records. `_embedded` is always present. */
+        SignaturePage: {
+            _embedded: {
+                /** @description Records of this page, document first, then the tenant and the co-tenants. */
+                signatures: components["schemas"]["Signature"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a guarantee's co-tenants. `_embedded` is always present. */
+        CoTenantPage: {
+            _embedded: {
+                /** @description Co-tenants of this page, in the order they were added (a guarantee has at most 10). */
+                coTenants: components["schemas"]["CoTenant"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of statement entries. `_embedded` is always present. */
+        StatementEntryPage: {
+            _embedded: {
+                /** @description Entries of this page, newest first; empty when nothing matches or the page is beyond the last. */
+                statementEntries: components["schemas"]["StatementEntry"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
         /**
-         * @example {
-         *       "code": "insufficient_scope",
-         *       "message": "This operation requires the scope ri:rental-insurances:write.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description The type of an event (see the document's `webhooks`). `webhook.test` is only ever sent by
+         *     `POST /v1/webhook-endpoints/{endpointId}/test` and cannot be subscribed to.
+         * @enum {string}
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description The guarantee (or co-tenant) does not exist within the token's agency. Code `not_found` (`route_not_found` for an unknown path). */
-    NotFound: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        WebhookEventType: "rental_insurance.status_changed" | "rental_insurance.signature_changed" | "rental_insurance.comment_added" | "rental_insurance.contract_reissued" | "rental_insurance.documents_attached" | "statement_entry.created";
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. `https` in production (see the operation).
+             */
+            url: string;
+            description?: string | null;
+            /** @description The event types this endpoint receives. */
+            eventTypes: components["schemas"]["WebhookEventType"][];
+        };
+        WebhookEndpointPatch: {
+            /** Format: uri */
+            url?: string;
+            description?: string | null;
+            eventTypes?: components["schemas"]["WebhookEventType"][];
+            /** @description `false` stops deliveries (events are still kept in the feed); `true` resumes them. */
+            enabled?: boolean;
+        };
+        FailedWebhookRedelivery: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created before this instant (now when absent); not before `since` (`400 bad_request`).
+             */
+            until?: string;
+            /**
+             * Format: int32
+             * @description At most this many deliveries are queued by the call.
+             * @default 500
+             */
+            limit: number;
+        };
+        FailedWebhookRedeliveryResult: {
+            /** @description Failed deliveries queued again, now `pending`. */
+            redelivered: number;
+            /** @description Failed deliveries of the range left as they are because they already have 50 attempts. */
+            atAttemptLimit: number;
+            /** @description More failed deliveries of the range remain than `limit` took; call again with the same body. */
+            more: boolean;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description Why the endpoint is disabled: `partner` (by `PATCH`), `gone` (it answered `410 Gone`),
+             *     `failing` (every attempt failed for 5 days, see *Webhooks*), `operator` (by the
+             *     service's staff); `null` while enabled.
+             * @enum {string|null}
+             */
+            disabledReason: "partner" | "gone" | "failing" | "operator" | null;
+            /**
+             * Format: date-time
+             * @description Start of the current run of failed attempts (`null` when the last attempt succeeded).
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description While a rotated-out secret still signs (24 hours after a rotation), when it stops; otherwise `null`.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /** @enum {string|null} */
+            disabledReason: "partner" | "gone" | "failing" | "operator" | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            /** Format: date-time */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description The signing secret (`whsec_` and 32 random bytes in base64), shown once: in the first
+             *     answer only, `null` in a replay of the same `Idempotency-Key`.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9eC1hQ3m6hM=
+             */
+            secret: string | null;
+        };
+        /** @description One request of a delivery (or one not sent, with `error` saying why). It is recorded before the request is sent, so a receiver never sees more requests than the log has attempts. Its outcome is then recorded; until it is, `error` is `in progress: the outcome of this attempt is not known yet`. If the delivering process stops in between (the request may have reached the receiver), the attempt becomes `interrupted: the outcome of this attempt is unknown (the delivering process stopped)` when the delivery's next attempt starts (or the delivery ends without one: its endpoint disabled, its credential's scope gone), or 10 minutes after it began. Both keep `responseStatus: null` and `latencyMs: 0`; an interrupted attempt counts as a failed one (toward the retry schedule and the 50 attempts of a delivery). */
+        WebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description When the request was about to be sent.
+             */
+            attemptedAt: string;
+            /** @description The receiver's HTTP status; `null` when no answer came (timeout, refused connection, refused address) or the outcome is not known (in progress, interrupted). */
+            responseStatus: number | null;
+            /** @description Milliseconds until the answer (or the error); `0` when no request was sent or the outcome is not known. */
+            latencyMs: number;
+            /** @description What went wrong, when the attempt failed (never a secret nor the response body); for an attempt whose outcome is not known, `in progress: ...` or `interrupted: ...` (see the schema's description). */
+            error: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event's id, sent as `webhook-id` on every attempt.
+             */
+            eventId: string;
+            eventType: string;
+            /**
+             * @description `pending` (an attempt is queued), `succeeded` (a 2xx answer), `failed` (retries spent, 410 Gone, or the endpoint was disabled).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description The latest 20 attempts, oldest first. `attemptCount` says how many there are in all;
+             *     `GET .../deliveries/{deliveryId}/attempts` lists every one.
+             */
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description How many attempts the delivery has had (at most 50, see the redelivery).
+             * @example 3
+             */
+            attemptCount: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description One page of webhook endpoints. `_embedded` is always present. */
+        WebhookEndpointPage: {
+            _embedded: {
+                webhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of a delivery's attempts, oldest first. `_embedded` is always present. */
+        WebhookAttemptPage: {
+            _embedded: {
+                webhookAttempts: components["schemas"]["WebhookAttempt"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description One page of deliveries, newest first. `_embedded` is always present. */
+        WebhookDeliveryPage: {
+            _embedded: {
+                webhookDeliveries: components["schemas"]["WebhookDelivery"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
         /**
-         * @example {
-         *       "code": "not_found",
-         *       "message": "Rental insurance 1045 not found.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description What every event has, delivered by webhook and listed by `GET /v1/events`. Payloads are
+         *     **fat**: `data` holds the resource as it was right after the change (the same
+         *     representation as the API's answers), so a handler can act without calling back, and a
+         *     delivery retried hours later still says what the change was. Use `GET` on the resource
+         *     when you need its state *now*: events of one guarantee may arrive out of order (order them
+         *     by `occurredAt`, or by the `version` of `data.rentalInsurance`).
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /**
-     * @description The path exists but does not support the method. Code `method_not_allowed`; `Allow` lists the
-     *     supported methods. This can happen on any path, so it is declared here rather than on each
-     *     operation.
-     */
-    MethodNotAllowed: {
-      headers: {
-        Allow: components['headers']['Allow'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        EventEnvelope: {
+            /**
+             * Format: uuid
+             * @description Stable id of the event; also the `webhook-id` header of every delivery attempt (use it to ignore duplicates).
+             */
+            id: string;
+            type: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description The agency (company) the event belongs to; events never reach another agency. */
+            agencyId: string;
+            /**
+             * @description Version of this document that describes `data`.
+             * @example 2.0.0
+             */
+            apiVersion: string;
+            /** @description Position of the event in `GET /v1/events` (pass it as `after`). */
+            cursor: string;
+            data: Record<string, never>;
+        };
+        RentalInsuranceStatusChangedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.status_changed";
+            data?: {
+                /** @description `null` when the guarantee was just created. */
+                previousStatus: components["schemas"]["RentalInsuranceStatus"] | null;
+                status: components["schemas"]["RentalInsuranceStatus"];
+                /** @description The history entry's comment (a reviewer's reason, what is missing...). */
+                comment: string | null;
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        RentalInsuranceSignatureChangedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.signature_changed";
+            data?: {
+                comment: string | null;
+                /** @description Every current signature record (empty when the contract was invalidated). */
+                signatures: components["schemas"]["Signature"][];
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        RentalInsuranceCommentAddedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.comment_added";
+            data?: {
+                /** Format: int64 */
+                rentalInsuranceId: number;
+                historyEntry: components["schemas"]["HistoryEntry"];
+            };
+        };
+        RentalInsuranceContractReissuedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.contract_reissued";
+            data?: {
+                signatures: components["schemas"]["Signature"][];
+                rentalInsurance: components["schemas"]["RentalInsurance"];
+            };
+        };
+        RentalInsuranceDocumentsAttachedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.documents_attached";
+            data?: {
+                /** Format: int64 */
+                rentalInsuranceId: number;
+                historyEntry: components["schemas"]["HistoryEntry"];
+            };
+        };
+        StatementEntryCreatedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "statement_entry.created";
+            data?: {
+                statementEntry: components["schemas"]["StatementEntry"];
+                /** Format: int64 */
+                rentalInsuranceId: number | null;
+            };
+        };
+        WebhookTestEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "webhook.test";
+            data?: {
+                /** Format: uuid */
+                endpointId: string;
+                message: string;
+            };
+        };
+        /** @description Any event of the feed. */
+        Event: components["schemas"]["RentalInsuranceStatusChangedEvent"] | components["schemas"]["RentalInsuranceSignatureChangedEvent"] | components["schemas"]["RentalInsuranceCommentAddedEvent"] | components["schemas"]["RentalInsuranceContractReissuedEvent"] | components["schemas"]["RentalInsuranceDocumentsAttachedEvent"] | components["schemas"]["StatementEntryCreatedEvent"];
+        /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
+        EventPage: {
+            _embedded: {
+                events: components["schemas"]["Event"][];
+            };
+            _links: {
+                self: components["schemas"]["Link"];
+                next: components["schemas"]["Link"];
+            };
+        };
+        /** @description One request of the agency, as the service answered it. Never a secret, a token, a query string or a body. */
+        RequestLogLine: {
+            /** @description Opaque; pass it as `after` to read the lines older than this one. */
+            cursor: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived.
+             */
+            at: string;
+            /** @enum {string} */
+            method: "GET" | "HEAD" | "POST" | "PATCH" | "DELETE";
+            /**
+             * @description The operation's path template, for example `/v1/rental-insurances/{id}`.
+             * @example /v1/rental-insurances/{id}
+             */
+            path: string;
+            /**
+             * @description The value of the path's first parameter as sent (the guarantee's `id`, the webhook
+             *     endpoint's `endpointId`), at most 100 characters; `null` when the path has none. A
+             *     co-tenant's CPF/CNPJ is never recorded.
+             */
+            resourceId: string | null;
+            /** @example getRentalInsurance */
+            operationId: string;
+            status: number;
+            /** @description The error's `code` and `details` (as in the error body) when the status is 400 or above; `null` otherwise. */
+            error: null | {
+                code: string;
+                /** @description The error body's `details` (empty when it had none); at most 50 of them, each at most 500 characters. */
+                details: string[];
+            };
+            /** @description The `X-Correlation-Id` of the answer (yours, or the one the service generated). */
+            correlationId: string;
+            /** @description The write's `Idempotency-Key` (without quotes) when it was well-formed; `null` for reads and writes without a valid key. */
+            idempotencyKey: string | null;
+            /** @description The answer's `Idempotent-Replay` (`true` for a replayed answer); `null` when the answer had none (reads, failed writes). */
+            idempotentReplay: boolean | null;
+            /** @description How long the service took, from the request's arrival to its answer, in milliseconds (0.1 ms precision). */
+            durationMs: number;
+            credential: {
+                /** Format: uuid */
+                id: string;
+                /** @description The credential's display name when the request was made. */
+                name: string;
+            };
+            /** @description The client's IP address as the service saw it (behind the service's own proxies, the address they report). */
+            sourceAddress: string;
+        };
+        /** @description One page of the request log. `_embedded` is always present; `_links.next` is absent on the page holding the oldest line. */
+        RequestLogPage: {
+            _embedded: {
+                requestLog: components["schemas"]["RequestLogLine"][];
+            };
+            _links: {
+                self: components["schemas"]["Link"];
+                next?: components["schemas"]["Link"];
+            };
+        };
+        /** @description Exactly one of `by` and `to`. */
+        SandboxClockAdvance: {
+            /**
+             * @description An ISO 8601 duration of whole numbers, `PnYnMnWnDTnHnMnS` (any part may be left out, at least one given).
+             * @example P30D
+             */
+            by?: string;
+            /**
+             * Format: date-time
+             * @description The guarantee's new time (RFC 3339), not before its current time.
+             * @example 2029-06-02T00:00:00.000Z
+             */
+            to?: string;
+        };
+        /** @description A guarantee's clock after a time travel, and the guarantee as its steps left it. */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The guarantee's time before the call.
+             * @example 2026-11-26T13:00:00.000Z
+             */
+            previousNow: string;
+            /**
+             * Format: date-time
+             * @description The guarantee's time after the call (it then keeps running with the wall clock).
+             * @example 2026-12-26T13:00:00.000Z
+             */
+            now: string;
+            rentalInsurance: components["schemas"]["RentalInsurance"];
+        };
         /**
-         * @example {
-         *       "code": "method_not_allowed",
-         *       "message": "Method PUT is not allowed on this path.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description Body of every error response. Branch on `code`; `message` is for humans and may change.
+         *     `details` lists one string per problem, naming the field (`tenant.cpfCnpj: invalid check
+         *     digits`). `correlationId` equals the `X-Correlation-Id` response header.
+         *
+         *     | code | Status | Meaning |
+         *     |---|---|---|
+         *     | `bad_request` | 400 | Invalid request not covered by a more specific code (for example an invalid query parameter combination). |
+         *     | `validation_failed` | 400 | Parameters or body do not follow the schema or the validation rules; unknown fields; `null` on a required field. |
+         *     | `malformed_json` | 400 | The body is not valid JSON. |
+         *     | `idempotency_key_required` | 400 | `Idempotency-Key` missing on a `POST`, `PATCH` or `DELETE`. |
+         *     | `idempotency_key_invalid` | 400 | `Idempotency-Key` is not 1 to 255 visible ASCII characters. |
+         *     | `idempotency_key_reused` | 400 | The key was already used for a different request (method, path or body). |
+         *     | `if_match_invalid` | 400 | `If-Match` is `*` or not a list of entity tags. |
+         *     | `invalid_date_range` | 400 | `startDate` after `endDate`, or a range longer than 366 days. |
+         *     | `unauthorized` | 401 | Bearer token missing, malformed, expired, revoked or of the other environment. |
+         *     | `insufficient_scope` | 403 | The token lacks the scope the operation needs. |
+         *     | `not_found` | 404 | The guarantee or co-tenant does not exist within the token's agency. |
+         *     | `route_not_found` | 404 | No such path. |
+         *     | `method_not_allowed` | 405 | The path does not support this method (`Allow` lists those it does). |
+         *     | `idempotency_key_in_use` | 409 | A request with the same key is still executing (`Retry-After: 1`). |
+         *     | `invalid_state` | 409 | The guarantee's status does not allow this write (closed status; accept or refuse outside `approved`). |
+         *     | `duplicate_co_tenant` | 409 | The CPF/CNPJ is already the tenant's or another co-tenant's. |
+         *     | `co_tenant_limit_reached` | 409 | The guarantee already has 10 co-tenants. |
+         *     | `webhook_url_refused` | 400 | The webhook URL's scheme or address may not receive webhooks here (see *Webhooks*). |
+         *     | `webhook_endpoint_limit` | 409 | The agency already has 10 webhook endpoints. |
+         *     | `redelivery_limit_reached` | 409 | The delivery already has 50 attempts. |
+         *     | `webhook_endpoint_disabled` | 409 | Failed deliveries are redelivered only to an enabled endpoint. |
+         *     | `event_type_not_readable` | 400 | The token may not read every event type the webhook endpoint would receive (see *Webhooks*). |
+         *     | `request_timeout` | 408 | The request's headers, or the whole request, did not arrive in time; the connection is closed. |
+         *     | `precondition_failed` | 412 | `If-Match` does not hold the current version. |
+         *     | `payload_too_large` | 413 | Body above 100 KB. |
+         *     | `expectation_failed` | 417 | An `Expect` header other than `100-continue`. |
+         *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
+         *     | `precondition_required` | 428 | `If-Match` missing. |
+         *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
+         *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
+         *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
+         *     | `malformed_multipart` | 400 | A `multipart/form-data` body without a boundary, truncated, or otherwise not RFC 7578. |
+         *     | `document_type_not_allowed` | 415 | A file's bytes are not PDF, JPEG or PNG (details name the type detected). |
+         *     | `document_too_large` | 413 | A file above 10 MB, or an upload request above 55 MB. |
+         *     | `document_limit_reached` | 409 | The guarantee already holds 100 documents. |
+         *     | `document_quota_exceeded` | 429 | The agency uploaded its bytes of the day (`Retry-After`: seconds until the next day). |
+         *     | `clock_cannot_go_back` | 409 | Sandbox time travel: the time asked for is before the guarantee's current time. |
+         *     | `clock_advance_too_far` | 400 | Sandbox time travel: more than 1,830 days in one call. |
+         *     | `internal_error` | 500 | Unexpected error; nothing applied. |
+         *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
+         *
+         *     New codes may be added; treat an unknown code by its HTTP status.
          */
-        'application/json': components['schemas']['Error'];
-      };
+        Error: {
+            /**
+             * @description Stable snake_case error code (see the table above).
+             * @example validation_failed
+             * @example invalid_state
+             * @example precondition_failed
+             */
+            code: string;
+            /**
+             * @description Human-readable explanation, in English.
+             * @example The request body is invalid.
+             */
+            message: string;
+            /**
+             * Format: date-time
+             * @description Instant of the error, RFC 3339 UTC with milliseconds.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            timestamp: string;
+            /**
+             * @description One entry per problem, naming the field.
+             * @example [
+             *       "tenant.cpfCnpj: invalid check digits"
+             *     ]
+             */
+            details?: string[];
+            /**
+             * @description Same value as the `X-Correlation-Id` response header.
+             * @example erp-7d41c2e0-batch-17
+             */
+            correlationId?: string;
+        };
     };
-    /**
-     * @description Conflict. Codes: `idempotency_key_in_use` (a request with the same key is still executing;
-     *     `Retry-After: 1`), `invalid_state` (the guarantee's status does not allow this write),
-     *     `duplicate_co_tenant`, `co_tenant_limit_reached`, `document_limit_reached`.
-     */
-    Conflict: {
-      headers: {
-        'Retry-After': components['headers']['RetryAfter'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+    responses: {
         /**
-         * @example {
-         *       "code": "invalid_state",
-         *       "message": "Rental insurance 1045 is declined_by_tenant; only comments are accepted.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description Invalid request. Codes: `bad_request`, `validation_failed` (details name each field),
+         *     `malformed_json`, `idempotency_key_required`, `idempotency_key_invalid`,
+         *     `idempotency_key_reused`, `if_match_invalid`, `invalid_date_range`, `malformed_multipart`.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /**
-     * @description `If-Match` does not name the current version. Code `precondition_failed`. The `ETag` header
-     *     carries the current version and the message names it. Read the guarantee again and retry
-     *     with a new idempotency key.
-     */
-    PreconditionFailed: {
-      headers: {
-        ETag: components['headers']['ETag'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        BadRequest: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "validation_failed",
+                 *       "message": "The request body is invalid.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "details": [
+                 *         "tenant.cpfCnpj: invalid check digits",
+                 *         "property.address.state: must be one of the 27 UF codes",
+                 *         "tenant.nickname: unknown field"
+                 *       ],
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bearer token missing, malformed, expired, revoked or of the other environment. Code `unauthorized`. */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "The access token is invalid or expired.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The token lacks the scope this operation needs. Code `insufficient_scope`. The request still counts against the credential's quota, and carries the RateLimit headers. */
+        Forbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "insufficient_scope",
+                 *       "message": "This operation requires the scope ri:rental-insurances:write.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The guarantee (or co-tenant) does not exist within the token's agency. Code `not_found` (`route_not_found` for an unknown path). */
+        NotFound: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "Rental insurance 1045 not found.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
-         * @example {
-         *       "code": "precondition_failed",
-         *       "message": "If-Match does not hold the current version; current ETag is W/\"8\".",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description The path exists but does not support the method. Code `method_not_allowed`; `Allow` lists the
+         *     supported methods. This can happen on any path, so it is declared here rather than on each
+         *     operation.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /**
-     * @description The request body is larger than 100 KB (102,400 bytes): code `payload_too_large`. A document
-     *     upload over its limits (10 MB per file, 55 MB per request): code `document_too_large`.
-     */
-    PayloadTooLarge: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "method_not_allowed",
+                 *       "message": "Method PUT is not allowed on this path.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
-         * @example {
-         *       "code": "payload_too_large",
-         *       "message": "The request body exceeds 102400 bytes.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description Conflict. Codes: `idempotency_key_in_use` (a request with the same key is still executing;
+         *     `Retry-After: 1`), `invalid_state` (the guarantee's status does not allow this write),
+         *     `duplicate_co_tenant`, `co_tenant_limit_reached`, `document_limit_reached`.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /**
-     * @description Unsupported `Content-Type`. Code `unsupported_media_type`. Use `application/json`,
-     *     `application/merge-patch+json` for merge patches and `multipart/form-data` for document
-     *     uploads. A document whose bytes are not PDF, JPEG or PNG: code `document_type_not_allowed`.
-     */
-    UnsupportedMediaType: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        Conflict: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_state",
+                 *       "message": "Rental insurance 1045 is declined_by_tenant; only comments are accepted.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
-         * @example {
-         *       "code": "unsupported_media_type",
-         *       "message": "This operation requires Content-Type application/merge-patch+json.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description `If-Match` does not name the current version. Code `precondition_failed`. The `ETag` header
+         *     carries the current version and the message names it. Read the guarantee again and retry
+         *     with a new idempotency key.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description `If-Match` was not sent. Code `precondition_required`. Send the `ETag` of your latest read or write. */
-    PreconditionRequired: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        PreconditionFailed: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "precondition_failed",
+                 *       "message": "If-Match does not hold the current version; current ETag is W/\"8\".",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
-         * @example {
-         *       "code": "precondition_required",
-         *       "message": "This operation requires If-Match with the current ETag.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description The request body is larger than 100 KB (102,400 bytes): code `payload_too_large`. A document
+         *     upload over its limits (10 MB per file, 55 MB per request): code `document_too_large`.
          */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments, `document_quota_exceeded` on document uploads). Wait at least `Retry-After` seconds. */
-    TooManyRequests: {
-      headers: {
-        'Retry-After': components['headers']['RetryAfter'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
+        PayloadTooLarge: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "The request body exceeds 102400 bytes.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
-         * @example {
-         *       "code": "rate_limited",
-         *       "message": "Too many requests; retry after 2 seconds.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
+         * @description Unsupported `Content-Type`. Code `unsupported_media_type`. Use `application/json`,
+         *     `application/merge-patch+json` for merge patches and `multipart/form-data` for document
+         *     uploads. A document whose bytes are not PDF, JPEG or PNG: code `document_type_not_allowed`.
          */
-        'application/json': components['schemas']['Error'];
-      };
+        UnsupportedMediaType: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_media_type",
+                 *       "message": "This operation requires Content-Type application/merge-patch+json.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `If-Match` was not sent. Code `precondition_required`. Send the `ETag` of your latest read or write. */
+        PreconditionRequired: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "precondition_required",
+                 *       "message": "This operation requires If-Match with the current ETag.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments, `document_quota_exceeded` on document uploads). Wait at least `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rate_limited",
+                 *       "message": "Too many requests; retry after 2 seconds.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unexpected error. Code `internal_error`. Nothing was applied and nothing was stored for the idempotency key; retrying with the same key is safe. */
+        InternalError: {
+            headers: {
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "An unexpected error occurred. Quote the correlation id when contacting support.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Temporarily unavailable. Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "service_unavailable",
+                 *       "message": "The service is temporarily unavailable.",
+                 *       "timestamp": "2026-11-22T10:15:30.123Z",
+                 *       "correlationId": "erp-7d41c2e0-batch-17"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
-    /** @description Unexpected error. Code `internal_error`. Nothing was applied and nothing was stored for the idempotency key; retrying with the same key is safe. */
-    InternalError: {
-      headers: {
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "code": "internal_error",
-         *       "message": "An unexpected error occurred. Quote the correlation id when contacting support.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
-         */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Temporarily unavailable. Code `service_unavailable`. Nothing was applied; retry later (after `Retry-After` seconds when present) with the same idempotency key. */
-    ServiceUnavailable: {
-      headers: {
-        'Retry-After': components['headers']['RetryAfter'];
-        'X-Correlation-Id': components['headers']['XCorrelationId'];
-        RateLimit: components['headers']['RateLimit'];
-        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "code": "service_unavailable",
-         *       "message": "The service is temporarily unavailable.",
-         *       "timestamp": "2026-11-22T10:15:30.123Z",
-         *       "correlationId": "erp-7d41c2e0-batch-17"
-         *     }
-         */
-        'application/json': components['schemas']['Error'];
-      };
-    };
-  };
-  parameters: {
-    /**
-     * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
-     * @example 88124
-     */
-    DocumentId: number;
-    /**
-     * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
-     *     does, `*` matches), the answer is `304 Not Modified` without a body.
-     * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-     */
-    DocumentIfNoneMatch: string;
-    /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-    WebhookEndpointId: string;
-    /** @description The delivery's id (a UUID), within the endpoint. */
-    WebhookDeliveryId: string;
-    /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-    WebhookIdHeader: string;
-    /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-    WebhookTimestampHeader: string;
-    /**
-     * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-     *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-     *     live secret). Valid when any of them verifies.
-     */
-    WebhookSignatureHeader: string;
-    /**
-     * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-     *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-     *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-     *     most 255 characters. Missing: `400 idempotency_key_required`;
-     *     malformed: `400 idempotency_key_invalid`.
-     *
-     *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-     *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-     *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-     *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-     *     `400 idempotency_key_reused`. Same key while the first request is executing:
-     *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-     *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-     *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-     *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-     *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-     * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-     */
-    IdempotencyKey: string;
-    /**
-     * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-     *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-     *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-     *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-     *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-     *     current one is `412 precondition_failed`.
-     * @example W/"7"
-     */
-    IfMatch: string;
-    /**
-     * @description Optional. When it names the current version of the guarantee (weak comparison, a list matches
-     *     if any tag does, `*` matches any version), the answer is `304 Not Modified` without a body.
-     * @example W/"7"
-     */
-    IfNoneMatch: string;
-    /**
-     * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-     *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-     *     it does not follow this format, the service generates one instead (an invalid value is not an
-     *     error).
-     * @example erp-7d41c2e0-batch-17
-     */
-    CorrelationId: string;
-    /**
-     * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-     * @example 1045
-     */
-    RentalInsuranceId: number;
-    /**
-     * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
-     *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
-     *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
-     * @example 11144477735
-     */
-    CoTenantCpfCnpj: string;
-    /**
-     * @description Only guarantees whose `property.externalId` equals this value exactly.
-     * @example IMV-4821
-     */
-    PropertyExternalIdFilter: string;
-    /**
-     * @description Only guarantees whose tenant has this CPF/CNPJ. Punctuation is removed and letters are
-     *     upper-cased, then the number is compared exactly; check digits are not verified (an unknown
-     *     number matches nothing).
-     * @example 529.982.247-25
-     */
-    TenantCpfCnpjFilter: string;
-    /**
-     * @description Only guarantees whose tenant name contains this text, ignoring case and accents (`jose` finds `José`).
-     * @example jose
-     */
-    TenantNameFilter: string;
-    /**
-     * @description Only guarantees in one of these statuses. Repeat the parameter to select several (`status=approved&status=accepted`); the values combine with OR.
-     * @example [
-     *       "under_review",
-     *       "approved"
-     *     ]
-     */
-    StatusFilter: components['schemas']['RentalInsuranceStatus'][];
-    /**
-     * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-     * @example 0
-     */
-    Page: number;
-    /**
-     * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-     * @example 20
-     */
-    PageSize: number;
-    /**
-     * @description First calendar day (America/Sao_Paulo) of the range, inclusive. Not after `endDate`; the range spans at most 366 days (`400 invalid_date_range`).
-     * @example 2026-11-01
-     */
-    StartDate: string;
-    /**
-     * @description Last calendar day (America/Sao_Paulo) of the range, inclusive. At most 365 days after `startDate` (`400 invalid_date_range`).
-     * @example 2026-11-30
-     */
-    EndDate: string;
-    /**
-     * @description Only entries of these types. Repeat the parameter to select several (`type=fee&type=charge_paid`); the values combine with OR.
-     * @example [
-     *       "charge_paid",
-     *       "fee"
-     *     ]
-     */
-    StatementTypeFilter: components['schemas']['StatementType'][];
-  };
-  requestBodies: never;
-  headers: {
-    /**
-     * @description Strong entity tag of a document's bytes (its SHA-256 in hexadecimal, quoted). A document's bytes never change.
-     * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-     */
-    DocumentETag: string;
-    /**
-     * @description `attachment` with the document's name (RFC 6266): `filename` holds an ASCII fallback and
-     *     `filename*` (RFC 8187, UTF-8) the exact name when it is not ASCII; without a name,
-     *     `attachment; filename="document-<id>.<ext>"`.
-     * @example attachment; filename="comprovante-renda.pdf"
-     */
-    DocumentContentDisposition: string;
-    /**
-     * @description The SHA-256 of the document's bytes (RFC 9530), `sha-256=:<base64>:`.
-     * @example sha-256=:n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=:
-     */
-    ReprDigest: string;
-    /** @description Always `nosniff`. */
-    XContentTypeOptions: 'nosniff';
-    /** @description Always `sandbox`, so that a browser opening the bytes runs nothing in the API's origin. */
-    DocumentContentSecurityPolicy: 'sandbox';
-    /**
-     * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
-     *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
-     *     On every answer to a request whose token was accepted, `403` included (not on `401`).
-     * @example default;r=1130;t=42
-     */
-    RateLimit: string;
-    /**
-     * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
-     *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
-     *     accepted, `403` included (not on `401`).
-     * @example default;q=1200;w=60
-     */
-    RateLimitPolicy: string;
-    /**
-     * @description Current version of the guarantee as a weak entity tag, `W/"<version>"`. Send it in `If-Match` on the next write, or in `If-None-Match` to poll.
-     * @example W/"7"
-     */
-    ETag: string;
-    /**
-     * @description Effects of the write, as a structured-field list of tokens: `review_started` (a new review
-     *     started), `signature_requested` (signature of the contract requested),
-     *     `contract_invalidated` (the accepted contract is no longer valid), `contract_reissued` (the
-     *     contract was reissued and its signatures reset); or `none`. Treat it as a set; ignore unknown
-     *     tokens.
-     * @example review_started, contract_invalidated
-     */
-    ServiceEffects: string;
-    /**
-     * @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; `false` on a first execution.
-     * @example false
-     */
-    IdempotentReplay: 'true' | 'false';
-    /**
-     * @description Absolute URL of the created resource.
-     * @example https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045
-     */
-    Location: string;
-    /**
-     * @description The request's `X-Correlation-Id`, or the id generated for it. Present on every response, errors included.
-     * @example erp-7d41c2e0-batch-17
-     */
-    XCorrelationId: string;
-    /**
-     * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
-     *     expired or revoked token, or a token of the other environment:
-     *     `Bearer realm="rental-guarantee", error="invalid_token"`. Missing scope:
-     *     `Bearer realm="rental-guarantee", error="insufficient_scope", scope="<needed scope>"`.
-     * @example Bearer realm="rental-guarantee", error="invalid_token"
-     */
-    WWWAuthenticate: string;
-    /**
-     * @description Seconds to wait before retrying. Sent with `409 idempotency_key_in_use` (value 1), with `429`, and with `503` when the wait is known.
-     * @example 1
-     */
-    RetryAfter: number;
-    /**
-     * @description Methods supported on the requested path; `HEAD` wherever `GET` is.
-     * @example GET, HEAD, POST
-     */
-    Allow: string;
-    /**
-     * @description When the operation was, or will be, deprecated (RFC 9745): a structured-field date, `@`
-     *     followed by Unix seconds. Sent on every response of an operation marked `deprecated: true`
-     *     (or of every operation of a deprecated API version) from the day its deprecation is
-     *     announced, together with `Sunset` and a `Link` with `rel="deprecation"` to the changelog.
-     *     No operation of this version is deprecated, so no response carries it yet; it is declared
-     *     so that integrations can log or alert on it (see *Versioning and changes*).
-     * @example @1798761600
-     */
-    Deprecation: string;
-    /**
-     * @description When the deprecated operation stops answering (RFC 8594), as an HTTP-date (IMF-fixdate):
-     *     at least 6 months after the announcement in production, and the same date in the sandbox.
-     *     After it the operation answers `404` (`route_not_found`). Sent with `Deprecation` on the
-     *     same responses (none yet), with a `Link` with `rel="sunset"`.
-     * @example Sat, 01 Jul 2028 00:00:00 GMT
-     */
-    Sunset: string;
-  };
-  pathItems: never;
-}
-export type $defs = Record<string, never>;
-export interface operations {
-  listRentalInsurances: {
     parameters: {
-      query?: {
+        /**
+         * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+         * @example 88124
+         */
+        DocumentId: number;
+        /**
+         * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+         *     does, `*` matches), the answer is `304 Not Modified` without a body.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        DocumentIfNoneMatch: string;
+        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+        WebhookEndpointId: string;
+        /** @description The delivery's id (a UUID), within the endpoint. */
+        WebhookDeliveryId: string;
+        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+        WebhookIdHeader: string;
+        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+         *     live secret). Valid when any of them verifies.
+         */
+        WebhookSignatureHeader: string;
+        /**
+         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+         *     most 255 characters. Missing: `400 idempotency_key_required`;
+         *     malformed: `400 idempotency_key_invalid`.
+         *
+         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+         *     `400 idempotency_key_reused`. Same key while the first request is executing:
+         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+         */
+        IdempotencyKey: string;
+        /**
+         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+         *     current one is `412 precondition_failed`.
+         * @example W/"7"
+         */
+        IfMatch: string;
+        /**
+         * @description Optional. When it names the current version of the guarantee (weak comparison, a list matches
+         *     if any tag does, `*` matches any version), the answer is `304 Not Modified` without a body.
+         * @example W/"7"
+         */
+        IfNoneMatch: string;
+        /**
+         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+         *     it does not follow this format, the service generates one instead (an invalid value is not an
+         *     error).
+         * @example erp-7d41c2e0-batch-17
+         */
+        CorrelationId: string;
+        /**
+         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+         * @example 1045
+         */
+        RentalInsuranceId: number;
+        /**
+         * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
+         *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
+         *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
+         * @example 11144477735
+         */
+        CoTenantCpfCnpj: string;
         /**
          * @description Only guarantees whose `property.externalId` equals this value exactly.
          * @example IMV-4821
          */
-        propertyExternalId?: components['parameters']['PropertyExternalIdFilter'];
+        PropertyExternalIdFilter: string;
         /**
          * @description Only guarantees whose tenant has this CPF/CNPJ. Punctuation is removed and letters are
          *     upper-cased, then the number is compared exactly; check digits are not verified (an unknown
          *     number matches nothing).
          * @example 529.982.247-25
          */
-        tenantCpfCnpj?: components['parameters']['TenantCpfCnpjFilter'];
+        TenantCpfCnpjFilter: string;
         /**
          * @description Only guarantees whose tenant name contains this text, ignoring case and accents (`jose` finds `José`).
          * @example jose
          */
-        tenantName?: components['parameters']['TenantNameFilter'];
+        TenantNameFilter: string;
         /**
          * @description Only guarantees in one of these statuses. Repeat the parameter to select several (`status=approved&status=accepted`); the values combine with OR.
          * @example [
@@ -2858,1800 +2618,27 @@ export interface operations {
          *       "approved"
          *     ]
          */
-        status?: components['parameters']['StatusFilter'];
+        StatusFilter: components["schemas"]["RentalInsuranceStatus"][];
         /**
          * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
          * @example 0
          */
-        page?: components['parameters']['Page'];
+        Page: number;
         /**
          * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
          * @example 20
          */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of guarantees (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "_embedded": {
-           *         "rentalInsurances": [
-           *           {
-           *             "id": 1045,
-           *             "externalId": "CTR-2026-000123",
-           *             "status": "under_review",
-           *             "creator": {
-           *               "name": "Imobiliária Paulista - ERP",
-           *               "serviceAccount": true
-           *             },
-           *             "tenant": {
-           *               "cpfCnpj": "52998224725",
-           *               "name": "Maria José da Silva",
-           *               "email": "maria.silva@example.com",
-           *               "birthDate": "1988-04-12",
-           *               "phoneNumber": "+5511987654321",
-           *               "profession": "Engenheira civil"
-           *             },
-           *             "coTenants": [],
-           *             "property": {
-           *               "externalId": "IMV-4821",
-           *               "type": {
-           *                 "code": "apartment",
-           *                 "description": "Apartment"
-           *               },
-           *               "address": {
-           *                 "zipCode": "01310100",
-           *                 "street": "Avenida Paulista",
-           *                 "number": "1000",
-           *                 "complement": "Apto 82",
-           *                 "neighborhood": "Bela Vista",
-           *                 "city": "São Paulo",
-           *                 "state": "SP"
-           *               }
-           *             },
-           *             "rentalAmount": 3500,
-           *             "condoFee": 850,
-           *             "propertyTax": 210.35,
-           *             "otherFees": null,
-           *             "installmentAmount": null,
-           *             "setupFee": null,
-           *             "coverageLimit": null,
-           *             "rentCoverageLimit": null,
-           *             "remainingCoverageAmount": null,
-           *             "rentRemainingCoverageAmount": null,
-           *             "startBillingDate": null,
-           *             "terminationDate": null,
-           *             "createdAt": "2026-11-20T13:02:11.481Z",
-           *             "updatedAt": "2026-11-20T13:02:11.481Z"
-           *           }
-           *         ]
-           *       },
-           *       "_links": {
-           *         "self": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
-           *           "query": {
-           *             "tenantName": "jose",
-           *             "status": [
-           *               "under_review",
-           *               "approved"
-           *             ],
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "first": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
-           *           "query": {
-           *             "tenantName": "jose",
-           *             "status": [
-           *               "under_review",
-           *               "approved"
-           *             ],
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "last": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
-           *           "query": {
-           *             "tenantName": "jose",
-           *             "status": [
-           *               "under_review",
-           *               "approved"
-           *             ],
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         }
-           *       },
-           *       "page": {
-           *         "size": 20,
-           *         "totalElements": 1,
-           *         "totalPages": 1,
-           *         "number": 0
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['RentalInsurancePage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createRentalInsurance: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RentalInsuranceCreate'];
-      };
-    };
-    responses: {
-      /** @description Guarantee created (or the replay of its creation). */
-      201: {
-        headers: {
-          Location: components['headers']['Location'];
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "id": 1045,
-           *       "externalId": "CTR-2026-000123",
-           *       "status": "under_review",
-           *       "creator": {
-           *         "name": "Imobiliária Paulista - ERP",
-           *         "serviceAccount": true
-           *       },
-           *       "tenant": {
-           *         "cpfCnpj": "52998224725",
-           *         "name": "Maria José da Silva",
-           *         "email": "maria.silva@example.com",
-           *         "birthDate": "1988-04-12",
-           *         "phoneNumber": "+5511987654321",
-           *         "profession": "Engenheira civil"
-           *       },
-           *       "coTenants": [
-           *         {
-           *           "cpfCnpj": "11144477735",
-           *           "name": "João Pereira Santos",
-           *           "email": "joao.santos@example.com",
-           *           "birthDate": "1986-09-30",
-           *           "phoneNumber": "+5511912345678"
-           *         }
-           *       ],
-           *       "property": {
-           *         "externalId": "IMV-4821",
-           *         "type": {
-           *           "code": "apartment",
-           *           "description": "Apartment"
-           *         },
-           *         "address": {
-           *           "zipCode": "01310100",
-           *           "street": "Avenida Paulista",
-           *           "number": "1000",
-           *           "complement": "Apto 82",
-           *           "neighborhood": "Bela Vista",
-           *           "city": "São Paulo",
-           *           "state": "SP"
-           *         }
-           *       },
-           *       "rentalAmount": 3500,
-           *       "condoFee": 850,
-           *       "propertyTax": 210.35,
-           *       "otherFees": null,
-           *       "installmentAmount": null,
-           *       "setupFee": 150,
-           *       "coverageLimit": null,
-           *       "rentCoverageLimit": null,
-           *       "remainingCoverageAmount": null,
-           *       "rentRemainingCoverageAmount": null,
-           *       "startBillingDate": null,
-           *       "terminationDate": null,
-           *       "createdAt": "2026-11-20T13:02:11.481Z",
-           *       "updatedAt": "2026-11-20T13:02:11.481Z"
-           *     }
-           */
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getRentalInsurance: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional. When it names the current version of the guarantee (weak comparison, a list matches
-         *     if any tag does, `*` matches any version), the answer is `304 Not Modified` without a body.
-         * @example W/"7"
-         */
-        'If-None-Match'?: components['parameters']['IfNoneMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The guarantee. */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "id": 1045,
-           *       "externalId": "CTR-2026-000123",
-           *       "status": "approved",
-           *       "creator": {
-           *         "name": "Imobiliária Paulista - ERP",
-           *         "serviceAccount": true
-           *       },
-           *       "tenant": {
-           *         "cpfCnpj": "52998224725",
-           *         "name": "Maria José da Silva",
-           *         "email": "maria.silva@example.com",
-           *         "birthDate": "1988-04-12",
-           *         "phoneNumber": "+5511987654321",
-           *         "profession": "Engenheira civil"
-           *       },
-           *       "coTenants": [
-           *         {
-           *           "cpfCnpj": "11144477735",
-           *           "name": "João Pereira Santos",
-           *           "email": "joao.santos@example.com",
-           *           "birthDate": "1986-09-30",
-           *           "phoneNumber": "+5511912345678"
-           *         }
-           *       ],
-           *       "property": {
-           *         "externalId": "IMV-4821",
-           *         "type": {
-           *           "code": "apartment",
-           *           "description": "Apartment"
-           *         },
-           *         "address": {
-           *           "zipCode": "01310100",
-           *           "street": "Avenida Paulista",
-           *           "number": "1000",
-           *           "complement": "Apto 82",
-           *           "neighborhood": "Bela Vista",
-           *           "city": "São Paulo",
-           *           "state": "SP"
-           *         }
-           *       },
-           *       "rentalAmount": 3500,
-           *       "condoFee": 850,
-           *       "propertyTax": 210.35,
-           *       "otherFees": null,
-           *       "installmentAmount": 456.04,
-           *       "setupFee": 150,
-           *       "coverageLimit": 136815.3,
-           *       "rentCoverageLimit": 105000,
-           *       "remainingCoverageAmount": 136815.3,
-           *       "rentRemainingCoverageAmount": 105000,
-           *       "startBillingDate": null,
-           *       "terminationDate": null,
-           *       "createdAt": "2026-11-20T13:02:11.481Z",
-           *       "updatedAt": "2026-11-21T17:45:09.027Z"
-           *     }
-           */
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      /** @description Not modified; `If-None-Match` names the current version. No body. */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  patchRentalInsurance: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-         *     current one is `412 precondition_failed`.
-         * @example W/"7"
-         */
-        'If-Match': components['parameters']['IfMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/merge-patch+json': components['schemas']['RentalInsurancePatch'];
-      };
-    };
-    responses: {
-      /** @description The updated guarantee (or the replay of the update). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      412: components['responses']['PreconditionFailed'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      428: components['responses']['PreconditionRequired'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listRentalInsuranceHistory: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of history entries, oldest first (possibly empty beyond the last page). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "_embedded": {
-           *         "historyEntries": [
-           *           {
-           *             "creator": {
-           *               "name": "Imobiliária Paulista - ERP",
-           *               "serviceAccount": true
-           *             },
-           *             "comment": null,
-           *             "previousStatus": {
-           *               "code": null,
-           *               "description": null
-           *             },
-           *             "status": {
-           *               "code": "under_review",
-           *               "description": "Under review"
-           *             },
-           *             "documents": [],
-           *             "createdAt": "2026-11-20T13:02:11.481Z"
-           *           },
-           *           {
-           *             "creator": {
-           *               "name": "Ana Beatriz Costa",
-           *               "serviceAccount": false
-           *             },
-           *             "comment": "Proposta aprovada. Validade de 30 dias.",
-           *             "previousStatus": {
-           *               "code": "under_review",
-           *               "description": "Under review"
-           *             },
-           *             "status": {
-           *               "code": "approved",
-           *               "description": "Approved"
-           *             },
-           *             "documents": [
-           *               {
-           *                 "id": 88123,
-           *                 "fileName": "proposta-1045.pdf",
-           *                 "contentType": "application/pdf",
-           *                 "size": 52431,
-           *                 "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-           *                 "createdAt": "2026-11-21T17:45:09.027Z",
-           *                 "creator": {
-           *                   "name": "Ana Beatriz Costa",
-           *                   "serviceAccount": false
-           *                 }
-           *               }
-           *             ],
-           *             "createdAt": "2026-11-21T17:45:09.027Z"
-           *           }
-           *         ]
-           *       },
-           *       "_links": {
-           *         "self": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "first": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "last": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         }
-           *       },
-           *       "page": {
-           *         "size": 20,
-           *         "totalElements": 2,
-           *         "totalPages": 1,
-           *         "number": 0
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['HistoryPage'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createRentalInsuranceComment: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "comment": "O locatário enviou o comprovante de renda atualizado por e-mail."
-         *     }
-         */
-        'application/json': components['schemas']['CommentCreate'];
-      };
-    };
-    responses: {
-      /** @description The history entry created for the comment (or its replay). */
-      201: {
-        headers: {
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "creator": {
-           *         "name": "Imobiliária Paulista - ERP",
-           *         "serviceAccount": true
-           *       },
-           *       "comment": "O locatário enviou o comprovante de renda atualizado por e-mail.",
-           *       "previousStatus": {
-           *         "code": "information_requested",
-           *         "description": "Information requested"
-           *       },
-           *       "status": {
-           *         "code": "information_requested",
-           *         "description": "Information requested"
-           *       },
-           *       "documents": [],
-           *       "createdAt": "2026-11-22T10:15:30.123Z"
-           *     }
-           */
-          'application/json': components['schemas']['HistoryEntry'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listRentalInsuranceDocuments: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of the guarantee's documents, newest first (possibly empty beyond the last page). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DocumentPage'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  attachRentalInsuranceDocuments: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'multipart/form-data': components['schemas']['DocumentUpload'];
-      };
-    };
-    responses: {
-      /** @description The history entry created for the documents (or its replay). */
-      201: {
-        headers: {
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "creator": {
-           *         "name": "Imobiliária Paulista - ERP",
-           *         "serviceAccount": true
-           *       },
-           *       "comment": "Comprovante de renda atualizado.",
-           *       "previousStatus": {
-           *         "code": "information_requested",
-           *         "description": "Information requested"
-           *       },
-           *       "status": {
-           *         "code": "information_requested",
-           *         "description": "Information requested"
-           *       },
-           *       "documents": [
-           *         {
-           *           "id": 88124,
-           *           "fileName": "comprovante-renda.pdf",
-           *           "contentType": "application/pdf",
-           *           "size": 184320,
-           *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-           *           "createdAt": "2026-11-22T10:15:30.123Z",
-           *           "creator": {
-           *             "name": "Imobiliária Paulista - ERP",
-           *             "serviceAccount": true
-           *           }
-           *         }
-           *       ],
-           *       "createdAt": "2026-11-22T10:15:30.123Z"
-           *     }
-           */
-          'application/json': components['schemas']['HistoryEntry'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getRentalInsuranceDocument: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
-         *     does, `*` matches), the answer is `304 Not Modified` without a body.
-         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-         */
-        'If-None-Match'?: components['parameters']['DocumentIfNoneMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-        /**
-         * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
-         * @example 88124
-         */
-        documentId: components['parameters']['DocumentId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The document's bytes. */
-      200: {
-        headers: {
-          ETag: components['headers']['DocumentETag'];
-          'Content-Disposition': components['headers']['DocumentContentDisposition'];
-          'Repr-Digest': components['headers']['ReprDigest'];
-          'X-Content-Type-Options': components['headers']['XContentTypeOptions'];
-          'Content-Security-Policy': components['headers']['DocumentContentSecurityPolicy'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/pdf': components['schemas']['DocumentBytes'];
-          'image/jpeg': components['schemas']['DocumentBytes'];
-          'image/png': components['schemas']['DocumentBytes'];
-        };
-      };
-      /** @description Not modified. `If-None-Match` names the document's `ETag`; no body. */
-      304: {
-        headers: {
-          ETag: components['headers']['DocumentETag'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listRentalInsuranceSignatures: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of the current signature records. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "_embedded": {
-           *         "signatures": [
-           *           {
-           *             "role": "document",
-           *             "documentId": 88125,
-           *             "cpfCnpj": null,
-           *             "name": null,
-           *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21",
-           *             "status": "awaiting_signature"
-           *           },
-           *           {
-           *             "role": "tenant",
-           *             "documentId": null,
-           *             "cpfCnpj": "52998224725",
-           *             "name": "Maria José da Silva",
-           *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1",
-           *             "status": "signed"
-           *           }
-           *         ]
-           *       },
-           *       "_links": {
-           *         "self": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "first": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "last": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         }
-           *       },
-           *       "page": {
-           *         "size": 20,
-           *         "totalElements": 2,
-           *         "totalPages": 1,
-           *         "number": 0
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['SignaturePage'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  acceptRentalInsurance: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The accepted guarantee (or the replay of the acceptance). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  refuseRentalInsurance: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The refused guarantee (or the replay of the refusal). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  advanceRentalInsuranceClock: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SandboxClockAdvance'];
-      };
-    };
-    responses: {
-      /** @description The guarantee's clock moved; every step due up to its new time applied (or the replay of the call). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SandboxClock'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listCoTenants: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of the guarantee's co-tenants. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "_embedded": {
-           *         "coTenants": [
-           *           {
-           *             "cpfCnpj": "11144477735",
-           *             "name": "João Pereira Santos",
-           *             "email": "joao.santos@example.com",
-           *             "birthDate": "1986-09-30",
-           *             "phoneNumber": "+5511912345678"
-           *           }
-           *         ]
-           *       },
-           *       "_links": {
-           *         "self": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "first": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "last": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
-           *           "query": {
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         }
-           *       },
-           *       "page": {
-           *         "size": 20,
-           *         "totalElements": 1,
-           *         "totalPages": 1,
-           *         "number": 0
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['CoTenantPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  addCoTenant: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-         *     current one is `412 precondition_failed`.
-         * @example W/"7"
-         */
-        'If-Match': components['parameters']['IfMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "cpfCnpj": "390.533.447-05",
-         *       "name": "Luiza Fernandes Oliveira",
-         *       "email": "luiza.oliveira@example.com",
-         *       "birthDate": "1992-02-17",
-         *       "phoneNumber": "11 97654-3210"
-         *     }
-         */
-        'application/json': components['schemas']['CoTenantCreate'];
-      };
-    };
-    responses: {
-      /** @description Co-tenant added; the whole guarantee (or the replay of the addition). */
-      201: {
-        headers: {
-          Location: components['headers']['Location'];
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      412: components['responses']['PreconditionFailed'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      428: components['responses']['PreconditionRequired'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  removeCoTenant: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-         *     current one is `412 precondition_failed`.
-         * @example W/"7"
-         */
-        'If-Match': components['parameters']['IfMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-        /**
-         * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
-         *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
-         *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
-         * @example 11144477735
-         */
-        cpfCnpj: components['parameters']['CoTenantCpfCnpj'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Co-tenant removed; the whole guarantee (or the replay of the removal). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      412: components['responses']['PreconditionFailed'];
-      413: components['responses']['PayloadTooLarge'];
-      428: components['responses']['PreconditionRequired'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  patchCoTenant: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-         *     current one is `412 precondition_failed`.
-         * @example W/"7"
-         */
-        'If-Match': components['parameters']['IfMatch'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /**
-         * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
-         * @example 1045
-         */
-        id: components['parameters']['RentalInsuranceId'];
-        /**
-         * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
-         *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
-         *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
-         * @example 11144477735
-         */
-        cpfCnpj: components['parameters']['CoTenantCpfCnpj'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "email": "joao.p.santos@example.com",
-         *       "phoneNumber": null
-         *     }
-         */
-        'application/merge-patch+json': components['schemas']['CoTenantPatch'];
-      };
-    };
-    responses: {
-      /** @description Co-tenant updated; the whole guarantee (or the replay of the update). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Service-Effects': components['headers']['ServiceEffects'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RentalInsurance'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      412: components['responses']['PreconditionFailed'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      428: components['responses']['PreconditionRequired'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getFinancialBalance: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The current balance. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "balance": 18432.75,
-           *       "credits": 254310.4,
-           *       "debits": 235877.65
-           *     }
-           */
-          'application/json': components['schemas']['Balance'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listDailySummaries: {
-    parameters: {
-      query: {
+        PageSize: number;
         /**
          * @description First calendar day (America/Sao_Paulo) of the range, inclusive. Not after `endDate`; the range spans at most 366 days (`400 invalid_date_range`).
          * @example 2026-11-01
          */
-        startDate: components['parameters']['StartDate'];
+        StartDate: string;
         /**
          * @description Last calendar day (America/Sao_Paulo) of the range, inclusive. At most 365 days after `startDate` (`400 invalid_date_range`).
          * @example 2026-11-30
          */
-        endDate: components['parameters']['EndDate'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Daily summaries, oldest first. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example [
-           *       {
-           *         "date": "2026-11-20",
-           *         "openingBalance": 17250,
-           *         "closingBalance": 17250,
-           *         "credits": 0,
-           *         "debits": 0
-           *       },
-           *       {
-           *         "date": "2026-11-21",
-           *         "openingBalance": 17250,
-           *         "closingBalance": 18432.75,
-           *         "credits": 1500.25,
-           *         "debits": 317.5
-           *       }
-           *     ]
-           */
-          'application/json': components['schemas']['DailySummary'][];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listStatementEntries: {
-    parameters: {
-      query: {
-        /**
-         * @description First calendar day (America/Sao_Paulo) of the range, inclusive. Not after `endDate`; the range spans at most 366 days (`400 invalid_date_range`).
-         * @example 2026-11-01
-         */
-        startDate: components['parameters']['StartDate'];
-        /**
-         * @description Last calendar day (America/Sao_Paulo) of the range, inclusive. At most 365 days after `startDate` (`400 invalid_date_range`).
-         * @example 2026-11-30
-         */
-        endDate: components['parameters']['EndDate'];
+        EndDate: string;
         /**
          * @description Only entries of these types. Repeat the parameter to select several (`type=fee&type=charge_paid`); the values combine with OR.
          * @example [
@@ -4659,1679 +2646,3616 @@ export interface operations {
          *       "fee"
          *     ]
          */
-        type?: components['parameters']['StatementTypeFilter'];
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
+        StatementTypeFilter: components["schemas"]["StatementType"][];
     };
-    requestBody?: never;
-    responses: {
-      /** @description One page of statement entries (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "_embedded": {
-           *         "statementEntries": [
-           *           {
-           *             "id": 90211,
-           *             "date": "2026-11-21",
-           *             "description": "Tarifa de emissão - garantia 1045",
-           *             "amount": -317.5,
-           *             "type": "fee"
-           *           },
-           *           {
-           *             "id": 90187,
-           *             "date": "2026-11-21",
-           *             "description": "Repasse de receita - novembro/2026",
-           *             "amount": 1500.25,
-           *             "type": "revenue_shared"
-           *           }
-           *         ]
-           *       },
-           *       "_links": {
-           *         "self": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
-           *           "query": {
-           *             "startDate": "2026-11-01",
-           *             "endDate": "2026-11-30",
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "first": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
-           *           "query": {
-           *             "startDate": "2026-11-01",
-           *             "endDate": "2026-11-30",
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         },
-           *         "last": {
-           *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
-           *           "query": {
-           *             "startDate": "2026-11-01",
-           *             "endDate": "2026-11-30",
-           *             "page": 0,
-           *             "pageSize": 20
-           *           }
-           *         }
-           *       },
-           *       "page": {
-           *         "size": 20,
-           *         "totalElements": 2,
-           *         "totalPages": 1,
-           *         "number": 0
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['StatementEntryPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listWebhookEndpoints: {
-    parameters: {
-      query?: {
+    requestBodies: never;
+    headers: {
         /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
+         * @description Strong entity tag of a document's bytes (its SHA-256 in hexadecimal, quoted). A document's bytes never change.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
          */
-        page?: components['parameters']['Page'];
+        DocumentETag: string;
         /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
+         * @description `attachment` with the document's name (RFC 6266): `filename` holds an ASCII fallback and
+         *     `filename*` (RFC 8187, UTF-8) the exact name when it is not ASCII; without a name,
+         *     `attachment; filename="document-<id>.<ext>"`.
+         * @example attachment; filename="comprovante-renda.pdf"
          */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
+        DocumentContentDisposition: string;
         /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
+         * @description The SHA-256 of the document's bytes (RFC 9530), `sha-256=:<base64>:`.
+         * @example sha-256=:n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=:
          */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of endpoints (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointPage'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  createWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header: {
+        ReprDigest: string;
+        /** @description Always `nosniff`. */
+        XContentTypeOptions: "nosniff";
+        /** @description Always `sandbox`, so that a browser opening the bytes runs nothing in the API's origin. */
+        DocumentContentSecurityPolicy: "sandbox";
         /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+         * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
+         *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`.
+         *     On every answer to a request whose token was accepted, `403` included (not on `401`).
+         * @example default;r=1130;t=42
          */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        RateLimit: string;
         /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
+         * @description The credential's quota policy (draft-ietf-httpapi-ratelimit-headers): `q` requests per window of
+         *     `w` seconds, for example `default;q=1200;w=60`. On every answer to a request whose token was
+         *     accepted, `403` included (not on `401`).
+         * @example default;q=1200;w=60
          */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
+        RateLimitPolicy: string;
         /**
-         * @example {
-         *       "url": "https://erp.imobiliariapaulista.example/webhooks/rental-guarantee",
-         *       "description": "ERP production",
-         *       "eventTypes": [
-         *         "rental_insurance.status_changed",
-         *         "rental_insurance.signature_changed"
-         *       ]
-         *     }
-         */
-        'application/json': components['schemas']['WebhookEndpointCreate'];
-      };
-    };
-    responses: {
-      /** @description The endpoint, with its secret (shown once). */
-      201: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          Location: components['headers']['Location'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointWithSecret'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The endpoint (without its secret). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpoint'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  deleteWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted (or the replay of the deletion). */
-      204: {
-        headers: {
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  patchWebhookEndpoint: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
-         *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
-         *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
-         *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
-         *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
-         *     current one is `412 precondition_failed`.
+         * @description Current version of the guarantee as a weak entity tag, `W/"<version>"`. Send it in `If-Match` on the next write, or in `If-None-Match` to poll.
          * @example W/"7"
          */
-        'If-Match': components['parameters']['IfMatch'];
+        ETag: string;
         /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
+         * @description Effects of the write, as a structured-field list of tokens: `review_started` (a new review
+         *     started), `signature_requested` (signature of the contract requested),
+         *     `contract_invalidated` (the accepted contract is no longer valid), `contract_reissued` (the
+         *     contract was reissued and its signatures reset); or `none`. Treat it as a set; ignore unknown
+         *     tokens.
+         * @example review_started, contract_invalidated
+         */
+        ServiceEffects: string;
+        /**
+         * @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; `false` on a first execution.
+         * @example false
+         */
+        IdempotentReplay: "true" | "false";
+        /**
+         * @description Absolute URL of the created resource.
+         * @example https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045
+         */
+        Location: string;
+        /**
+         * @description The request's `X-Correlation-Id`, or the id generated for it. Present on every response, errors included.
          * @example erp-7d41c2e0-batch-17
          */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
+        XCorrelationId: string;
         /**
-         * @example {
-         *       "eventTypes": [
-         *         "rental_insurance.status_changed"
-         *       ],
-         *       "enabled": true
-         *     }
+         * @description Bearer challenge (RFC 6750). Without token: `Bearer realm="rental-guarantee"`. Invalid,
+         *     expired or revoked token, or a token of the other environment:
+         *     `Bearer realm="rental-guarantee", error="invalid_token"`. Missing scope:
+         *     `Bearer realm="rental-guarantee", error="insufficient_scope", scope="<needed scope>"`.
+         * @example Bearer realm="rental-guarantee", error="invalid_token"
          */
-        'application/merge-patch+json': components['schemas']['WebhookEndpointPatch'];
-      };
-    };
-    responses: {
-      /** @description The updated endpoint (or the replay of the update). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpoint'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      412: components['responses']['PreconditionFailed'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      428: components['responses']['PreconditionRequired'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  rotateWebhookEndpointSecret: {
-    parameters: {
-      query?: never;
-      header: {
+        WWWAuthenticate: string;
         /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+         * @description Seconds to wait before retrying. Sent with `409 idempotency_key_in_use` (value 1), with `429`, and with `503` when the wait is known.
+         * @example 1
          */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        RetryAfter: number;
         /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
+         * @description Methods supported on the requested path; `HEAD` wherever `GET` is.
+         * @example GET, HEAD, POST
          */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The new secret (shown once). */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['WebhookEndpointWithSecret'];
-        };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  sendWebhookTest: {
-    parameters: {
-      query?: never;
-      header: {
+        Allow: string;
         /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+         * @description When the operation was, or will be, deprecated (RFC 9745): a structured-field date, `@`
+         *     followed by Unix seconds. Sent on every response of an operation marked `deprecated: true`
+         *     (or of every operation of a deprecated API version) from the day its deprecation is
+         *     announced, together with `Sunset` and a `Link` with `rel="deprecation"` to the changelog.
+         *     No operation of this version is deprecated, so no response carries it yet; it is declared
+         *     so that integrations can log or alert on it (see *Versioning and changes*).
+         * @example @1798761600
          */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        Deprecation: string;
         /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
+         * @description When the deprecated operation stops answering (RFC 8594), as an HTTP-date (IMF-fixdate):
+         *     at least 6 months after the announcement in production, and the same date in the sandbox.
+         *     After it the operation answers `404` (`route_not_found`). Sent with `Deprecation` on the
+         *     same responses (none yet), with a `Link` with `rel="sunset"`.
+         * @example Sat, 01 Jul 2028 00:00:00 GMT
          */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
+        Sunset: string;
     };
-    requestBody?: never;
-    responses: {
-      /** @description The delivery queued (or the replay of the request). */
-      202: {
-        headers: {
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listRentalInsurances: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only guarantees whose `property.externalId` equals this value exactly.
+                 * @example IMV-4821
+                 */
+                propertyExternalId?: components["parameters"]["PropertyExternalIdFilter"];
+                /**
+                 * @description Only guarantees whose tenant has this CPF/CNPJ. Punctuation is removed and letters are
+                 *     upper-cased, then the number is compared exactly; check digits are not verified (an unknown
+                 *     number matches nothing).
+                 * @example 529.982.247-25
+                 */
+                tenantCpfCnpj?: components["parameters"]["TenantCpfCnpjFilter"];
+                /**
+                 * @description Only guarantees whose tenant name contains this text, ignoring case and accents (`jose` finds `José`).
+                 * @example jose
+                 */
+                tenantName?: components["parameters"]["TenantNameFilter"];
+                /**
+                 * @description Only guarantees in one of these statuses. Repeat the parameter to select several (`status=approved&status=accepted`); the values combine with OR.
+                 * @example [
+                 *       "under_review",
+                 *       "approved"
+                 *     ]
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['WebhookDelivery'];
+        requestBody?: never;
+        responses: {
+            /** @description One page of guarantees (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "rentalInsurances": [
+                     *           {
+                     *             "id": 1045,
+                     *             "externalId": "CTR-2026-000123",
+                     *             "status": "under_review",
+                     *             "creator": {
+                     *               "name": "Imobiliária Paulista - ERP",
+                     *               "serviceAccount": true
+                     *             },
+                     *             "tenant": {
+                     *               "cpfCnpj": "52998224725",
+                     *               "name": "Maria José da Silva",
+                     *               "email": "maria.silva@example.com",
+                     *               "birthDate": "1988-04-12",
+                     *               "phoneNumber": "+5511987654321",
+                     *               "profession": "Engenheira civil"
+                     *             },
+                     *             "coTenants": [],
+                     *             "property": {
+                     *               "externalId": "IMV-4821",
+                     *               "type": {
+                     *                 "code": "apartment",
+                     *                 "description": "Apartment"
+                     *               },
+                     *               "address": {
+                     *                 "zipCode": "01310100",
+                     *                 "street": "Avenida Paulista",
+                     *                 "number": "1000",
+                     *                 "complement": "Apto 82",
+                     *                 "neighborhood": "Bela Vista",
+                     *                 "city": "São Paulo",
+                     *                 "state": "SP"
+                     *               }
+                     *             },
+                     *             "rentalAmount": 3500,
+                     *             "condoFee": 850,
+                     *             "propertyTax": 210.35,
+                     *             "otherFees": null,
+                     *             "installmentAmount": null,
+                     *             "setupFee": null,
+                     *             "coverageLimit": null,
+                     *             "rentCoverageLimit": null,
+                     *             "remainingCoverageAmount": null,
+                     *             "rentRemainingCoverageAmount": null,
+                     *             "startBillingDate": null,
+                     *             "terminationDate": null,
+                     *             "createdAt": "2026-11-20T13:02:11.481Z",
+                     *             "updatedAt": "2026-11-20T13:02:11.481Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances?tenantName=jose&status=under_review&status=approved&page=0&pageSize=20",
+                     *           "query": {
+                     *             "tenantName": "jose",
+                     *             "status": [
+                     *               "under_review",
+                     *               "approved"
+                     *             ],
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RentalInsurancePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  listWebhookDeliveries: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of deliveries (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+    createRentalInsurance: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['WebhookDeliveryPage'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RentalInsuranceCreate"];
+            };
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listWebhookDeliveryAttempts: {
-    parameters: {
-      query?: {
-        /**
-         * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
-         * @example 0
-         */
-        page?: components['parameters']['Page'];
-        /**
-         * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
-         * @example 20
-         */
-        pageSize?: components['parameters']['PageSize'];
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-        /** @description The delivery's id (a UUID), within the endpoint. */
-        deliveryId: components['parameters']['WebhookDeliveryId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of attempts (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+        responses: {
+            /** @description Guarantee created (or the replay of its creation). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1045,
+                     *       "externalId": "CTR-2026-000123",
+                     *       "status": "under_review",
+                     *       "creator": {
+                     *         "name": "Imobiliária Paulista - ERP",
+                     *         "serviceAccount": true
+                     *       },
+                     *       "tenant": {
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria José da Silva",
+                     *         "email": "maria.silva@example.com",
+                     *         "birthDate": "1988-04-12",
+                     *         "phoneNumber": "+5511987654321",
+                     *         "profession": "Engenheira civil"
+                     *       },
+                     *       "coTenants": [
+                     *         {
+                     *           "cpfCnpj": "11144477735",
+                     *           "name": "João Pereira Santos",
+                     *           "email": "joao.santos@example.com",
+                     *           "birthDate": "1986-09-30",
+                     *           "phoneNumber": "+5511912345678"
+                     *         }
+                     *       ],
+                     *       "property": {
+                     *         "externalId": "IMV-4821",
+                     *         "type": {
+                     *           "code": "apartment",
+                     *           "description": "Apartment"
+                     *         },
+                     *         "address": {
+                     *           "zipCode": "01310100",
+                     *           "street": "Avenida Paulista",
+                     *           "number": "1000",
+                     *           "complement": "Apto 82",
+                     *           "neighborhood": "Bela Vista",
+                     *           "city": "São Paulo",
+                     *           "state": "SP"
+                     *         }
+                     *       },
+                     *       "rentalAmount": 3500,
+                     *       "condoFee": 850,
+                     *       "propertyTax": 210.35,
+                     *       "otherFees": null,
+                     *       "installmentAmount": null,
+                     *       "setupFee": 150,
+                     *       "coverageLimit": null,
+                     *       "rentCoverageLimit": null,
+                     *       "remainingCoverageAmount": null,
+                     *       "rentRemainingCoverageAmount": null,
+                     *       "startBillingDate": null,
+                     *       "terminationDate": null,
+                     *       "createdAt": "2026-11-20T13:02:11.481Z",
+                     *       "updatedAt": "2026-11-20T13:02:11.481Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content: {
-          'application/json': components['schemas']['WebhookAttemptPage'];
+    };
+    getRentalInsurance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the current version of the guarantee (weak comparison, a list matches
+                 *     if any tag does, `*` matches any version), the answer is `304 Not Modified` without a body.
+                 * @example W/"7"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  redeliverWebhook: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-        /** @description The delivery's id (a UUID), within the endpoint. */
-        deliveryId: components['parameters']['WebhookDeliveryId'];
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The delivery, queued again (or the replay of the request). */
-      202: {
-        headers: {
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The guarantee. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1045,
+                     *       "externalId": "CTR-2026-000123",
+                     *       "status": "approved",
+                     *       "creator": {
+                     *         "name": "Imobiliária Paulista - ERP",
+                     *         "serviceAccount": true
+                     *       },
+                     *       "tenant": {
+                     *         "cpfCnpj": "52998224725",
+                     *         "name": "Maria José da Silva",
+                     *         "email": "maria.silva@example.com",
+                     *         "birthDate": "1988-04-12",
+                     *         "phoneNumber": "+5511987654321",
+                     *         "profession": "Engenheira civil"
+                     *       },
+                     *       "coTenants": [
+                     *         {
+                     *           "cpfCnpj": "11144477735",
+                     *           "name": "João Pereira Santos",
+                     *           "email": "joao.santos@example.com",
+                     *           "birthDate": "1986-09-30",
+                     *           "phoneNumber": "+5511912345678"
+                     *         }
+                     *       ],
+                     *       "property": {
+                     *         "externalId": "IMV-4821",
+                     *         "type": {
+                     *           "code": "apartment",
+                     *           "description": "Apartment"
+                     *         },
+                     *         "address": {
+                     *           "zipCode": "01310100",
+                     *           "street": "Avenida Paulista",
+                     *           "number": "1000",
+                     *           "complement": "Apto 82",
+                     *           "neighborhood": "Bela Vista",
+                     *           "city": "São Paulo",
+                     *           "state": "SP"
+                     *         }
+                     *       },
+                     *       "rentalAmount": 3500,
+                     *       "condoFee": 850,
+                     *       "propertyTax": 210.35,
+                     *       "otherFees": null,
+                     *       "installmentAmount": 456.04,
+                     *       "setupFee": 150,
+                     *       "coverageLimit": 136815.3,
+                     *       "rentCoverageLimit": 105000,
+                     *       "remainingCoverageAmount": 136815.3,
+                     *       "rentRemainingCoverageAmount": 105000,
+                     *       "startBillingDate": null,
+                     *       "terminationDate": null,
+                     *       "createdAt": "2026-11-20T13:02:11.481Z",
+                     *       "updatedAt": "2026-11-21T17:45:09.027Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            /** @description Not modified; `If-None-Match` names the current version. No body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content: {
-          'application/json': components['schemas']['WebhookDelivery'];
+    };
+    patchRentalInsurance: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  redeliverFailedWebhooks: {
-    parameters: {
-      query?: never;
-      header: {
-        /**
-         * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
-         *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
-         *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
-         *     most 255 characters. Missing: `400 idempotency_key_required`;
-         *     malformed: `400 idempotency_key_invalid`.
-         *
-         *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
-         *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
-         *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
-         *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
-         *     `400 idempotency_key_reused`. Same key while the first request is executing:
-         *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
-         *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
-         *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
-         *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
-         *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
-         * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
-         */
-        'Idempotency-Key': components['parameters']['IdempotencyKey'];
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path: {
-        /** @description The webhook endpoint's id (a UUID), within the token's agency. */
-        endpointId: components['parameters']['WebhookEndpointId'];
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "since": "2026-11-20T08:00:00Z"
-         *     }
-         */
-        'application/json': components['schemas']['FailedWebhookRedelivery'];
-      };
-    };
-    responses: {
-      /** @description How many deliveries were queued again (or the replay of the request). */
-      202: {
-        headers: {
-          'Idempotent-Replay': components['headers']['IdempotentReplay'];
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["RentalInsurancePatch"];
+            };
         };
-        content: {
-          'application/json': components['schemas']['FailedWebhookRedeliveryResult'];
+        responses: {
+            /** @description The updated guarantee (or the replay of the update). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      404: components['responses']['NotFound'];
-      409: components['responses']['Conflict'];
-      413: components['responses']['PayloadTooLarge'];
-      415: components['responses']['UnsupportedMediaType'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  listEvents: {
-    parameters: {
-      query?: {
-        /** @description The `cursor` of the last event already read; absent = from the oldest event kept. */
-        after?: string;
-        /** @description Events per page, 1 to 200 (default 50). */
-        limit?: number;
-        /** @description Only events of these types. */
-        type?: components['schemas']['WebhookEventType'][];
-        /** @description Only events that occurred at or after this instant. */
-        occurredFrom?: string;
-        /** @description Only events that occurred before this instant. */
-        occurredBefore?: string;
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of events (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+    listRentalInsuranceHistory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['EventPage'];
+        requestBody?: never;
+        responses: {
+            /** @description One page of history entries, oldest first (possibly empty beyond the last page). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "historyEntries": [
+                     *           {
+                     *             "creator": {
+                     *               "name": "Imobiliária Paulista - ERP",
+                     *               "serviceAccount": true
+                     *             },
+                     *             "comment": null,
+                     *             "previousStatus": {
+                     *               "code": null,
+                     *               "description": null
+                     *             },
+                     *             "status": {
+                     *               "code": "under_review",
+                     *               "description": "Under review"
+                     *             },
+                     *             "documents": [],
+                     *             "createdAt": "2026-11-20T13:02:11.481Z"
+                     *           },
+                     *           {
+                     *             "creator": {
+                     *               "name": "Ana Beatriz Costa",
+                     *               "serviceAccount": false
+                     *             },
+                     *             "comment": "Proposta aprovada. Validade de 30 dias.",
+                     *             "previousStatus": {
+                     *               "code": "under_review",
+                     *               "description": "Under review"
+                     *             },
+                     *             "status": {
+                     *               "code": "approved",
+                     *               "description": "Approved"
+                     *             },
+                     *             "documents": [
+                     *               {
+                     *                 "id": 88123,
+                     *                 "fileName": "proposta-1045.pdf",
+                     *                 "contentType": "application/pdf",
+                     *                 "size": 52431,
+                     *                 "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *                 "createdAt": "2026-11-21T17:45:09.027Z",
+                     *                 "creator": {
+                     *                   "name": "Ana Beatriz Costa",
+                     *                   "serviceAccount": false
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "createdAt": "2026-11-21T17:45:09.027Z"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/history?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 2,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  listRequestLog: {
-    parameters: {
-      query?: {
-        /** @description The `cursor` of the last line already read; absent = from the newest line. */
-        after?: string;
-        /** @description Lines per page, 1 to 200 (default 50). */
-        limit?: number;
-        /** @description Only requests answered with a status of these classes. */
-        statusClass?: ('2xx' | '3xx' | '4xx' | '5xx')[];
-        /** @description Only requests of this operation (an `operationId` of this document, for example `createRentalInsurance`). */
-        operationId?: string;
-        /** @description Only requests made with this credential (its `credential.id`). */
-        credentialId?: string;
-        /** @description Only writes sent with this `Idempotency-Key` (its value without quotes). */
-        idempotencyKey?: string;
-        /** @description Only the request answered with this `X-Correlation-Id`. */
-        correlationId?: string;
-      };
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of the request log (possibly empty). */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+    createRentalInsuranceComment: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['RequestLogPage'];
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "comment": "O locatário enviou o comprovante de renda atualizado por e-mail."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentCreate"];
+            };
         };
-      };
-      400: components['responses']['BadRequest'];
-      401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOpenApiJson: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The OpenAPI document. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+        responses: {
+            /** @description The history entry created for the comment (or its replay). */
+            201: {
+                headers: {
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creator": {
+                     *         "name": "Imobiliária Paulista - ERP",
+                     *         "serviceAccount": true
+                     *       },
+                     *       "comment": "O locatário enviou o comprovante de renda atualizado por e-mail.",
+                     *       "previousStatus": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "status": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "documents": [],
+                     *       "createdAt": "2026-11-22T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content: {
-          'application/json': {
-            [key: string]: unknown;
-          };
+    };
+    listRentalInsuranceDocuments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOpenApiYaml: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The OpenAPI document. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's documents, newest first (possibly empty beyond the last page). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content: {
-          'application/yaml': string;
+    };
+    attachRentalInsuranceDocuments: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getApiReference: {
-    parameters: {
-      query?: never;
-      header?: {
-        /**
-         * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
-         *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
-         *     it does not follow this format, the service generates one instead (an invalid value is not an
-         *     error).
-         * @example erp-7d41c2e0-batch-17
-         */
-        'X-Correlation-Id'?: components['parameters']['CorrelationId'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The API reference page. */
-      200: {
-        headers: {
-          'X-Correlation-Id': components['headers']['XCorrelationId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          /** @description Allows only the page's own inline scripts (by hash) and nothing from other origins. */
-          'Content-Security-Policy': string;
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
         };
-        content: {
-          'text/html': string;
+        responses: {
+            /** @description The history entry created for the documents (or its replay). */
+            201: {
+                headers: {
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creator": {
+                     *         "name": "Imobiliária Paulista - ERP",
+                     *         "serviceAccount": true
+                     *       },
+                     *       "comment": "Comprovante de renda atualizado.",
+                     *       "previousStatus": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "status": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "documents": [
+                     *         {
+                     *           "id": 88124,
+                     *           "fileName": "comprovante-renda.pdf",
+                     *           "contentType": "application/pdf",
+                     *           "size": 184320,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "creator": {
+                     *             "name": "Imobiliária Paulista - ERP",
+                     *             "serviceAccount": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-22T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      413: components['responses']['PayloadTooLarge'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  rentalInsuranceStatusChanged: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0000",
-         *       "type": "rental_insurance.status_changed",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc4OQ",
-         *       "data": {
-         *         "previousStatus": "under_review",
-         *         "status": "approved",
-         *         "comment": "Proposal approved.",
-         *         "rentalInsurance": {
-         *           "id": 1045,
-         *           "externalId": "CTR-2026-000123",
-         *           "status": "approved",
-         *           "creator": {
-         *             "name": "Imobiliária Paulista - ERP",
-         *             "serviceAccount": true
-         *           },
-         *           "tenant": {
-         *             "cpfCnpj": "52998224725",
-         *             "name": "Maria José da Silva",
-         *             "email": "maria.silva@example.com",
-         *             "birthDate": "1988-04-12",
-         *             "phoneNumber": "+5511987654321",
-         *             "profession": "Engenheira civil"
-         *           },
-         *           "coTenants": [],
-         *           "property": {
-         *             "externalId": "IMV-4821",
-         *             "type": {
-         *               "code": "apartment",
-         *               "description": "Apartment"
-         *             },
-         *             "address": {
-         *               "zipCode": "01310100",
-         *               "street": "Avenida Paulista",
-         *               "number": "1000",
-         *               "complement": "Apto 82",
-         *               "neighborhood": "Bela Vista",
-         *               "city": "São Paulo",
-         *               "state": "SP"
-         *             }
-         *           },
-         *           "rentalAmount": 3500,
-         *           "condoFee": 850,
-         *           "propertyTax": 210.35,
-         *           "otherFees": null,
-         *           "installmentAmount": 456.04,
-         *           "setupFee": 150,
-         *           "coverageLimit": 136815.3,
-         *           "rentCoverageLimit": 105000,
-         *           "remainingCoverageAmount": 136815.3,
-         *           "rentRemainingCoverageAmount": 105000,
-         *           "startBillingDate": "2026-12-01",
-         *           "terminationDate": "2029-06-01",
-         *           "createdAt": "2026-11-20T13:02:11.481Z",
-         *           "updatedAt": "2026-11-21T17:45:09.027Z"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['RentalInsuranceStatusChangedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    getRentalInsuranceDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+                 *     does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 */
+                "If-None-Match"?: components["parameters"]["DocumentIfNoneMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+                 * @example 88124
+                 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Content-Disposition": components["headers"]["DocumentContentDisposition"];
+                    "Repr-Digest": components["headers"]["ReprDigest"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    "Content-Security-Policy": components["headers"]["DocumentContentSecurityPolicy"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["DocumentBytes"];
+                    "image/jpeg": components["schemas"]["DocumentBytes"];
+                    "image/png": components["schemas"]["DocumentBytes"];
+                };
+            };
+            /** @description Not modified. `If-None-Match` names the document's `ETag`; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
+    };
+    listRentalInsuranceSignatures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  rentalInsuranceSignatureChanged: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0001",
-         *       "type": "rental_insurance.signature_changed",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc4OQ",
-         *       "data": {
-         *         "comment": "Contract signature requested.",
-         *         "signatures": [
-         *           {
-         *             "role": "document",
-         *             "documentId": 88125,
-         *             "cpfCnpj": null,
-         *             "name": null,
-         *             "status": "pending"
-         *           },
-         *           {
-         *             "role": "tenant",
-         *             "documentId": null,
-         *             "cpfCnpj": "52998224725",
-         *             "name": "Maria José da Silva",
-         *             "status": "pending"
-         *           }
-         *         ],
-         *         "rentalInsurance": {
-         *           "id": 1045,
-         *           "externalId": "CTR-2026-000123",
-         *           "status": "accepted",
-         *           "creator": {
-         *             "name": "Imobiliária Paulista - ERP",
-         *             "serviceAccount": true
-         *           },
-         *           "tenant": {
-         *             "cpfCnpj": "52998224725",
-         *             "name": "Maria José da Silva",
-         *             "email": "maria.silva@example.com",
-         *             "birthDate": "1988-04-12",
-         *             "phoneNumber": "+5511987654321",
-         *             "profession": "Engenheira civil"
-         *           },
-         *           "coTenants": [],
-         *           "property": {
-         *             "externalId": "IMV-4821",
-         *             "type": {
-         *               "code": "apartment",
-         *               "description": "Apartment"
-         *             },
-         *             "address": {
-         *               "zipCode": "01310100",
-         *               "street": "Avenida Paulista",
-         *               "number": "1000",
-         *               "complement": "Apto 82",
-         *               "neighborhood": "Bela Vista",
-         *               "city": "São Paulo",
-         *               "state": "SP"
-         *             }
-         *           },
-         *           "rentalAmount": 3500,
-         *           "condoFee": 850,
-         *           "propertyTax": 210.35,
-         *           "otherFees": null,
-         *           "installmentAmount": 456.04,
-         *           "setupFee": 150,
-         *           "coverageLimit": 136815.3,
-         *           "rentCoverageLimit": 105000,
-         *           "remainingCoverageAmount": 136815.3,
-         *           "rentRemainingCoverageAmount": 105000,
-         *           "startBillingDate": "2026-12-01",
-         *           "terminationDate": "2029-06-01",
-         *           "createdAt": "2026-11-20T13:02:11.481Z",
-         *           "updatedAt": "2026-11-21T17:45:09.027Z"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['RentalInsuranceSignatureChangedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description One page of the current signature records. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "signatures": [
+                     *           {
+                     *             "role": "document",
+                     *             "documentId": 88125,
+                     *             "cpfCnpj": null,
+                     *             "name": null,
+                     *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21",
+                     *             "status": "awaiting_signature"
+                     *           },
+                     *           {
+                     *             "role": "tenant",
+                     *             "documentId": null,
+                     *             "cpfCnpj": "52998224725",
+                     *             "name": "Maria José da Silva",
+                     *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1",
+                     *             "status": "signed"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/signatures?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 2,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignaturePage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
     };
-  };
-  rentalInsuranceCommentAdded: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0002",
-         *       "type": "rental_insurance.comment_added",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc4OQ",
-         *       "data": {
-         *         "rentalInsuranceId": 1045,
-         *         "historyEntry": {
-         *           "creator": {
-         *             "name": "Ana Souza",
-         *             "serviceAccount": false
-         *           },
-         *           "comment": "Envie o comprovante de renda dos últimos 3 meses.",
-         *           "previousStatus": {
-         *             "code": "information_requested",
-         *             "description": "Information requested"
-         *           },
-         *           "status": {
-         *             "code": "information_requested",
-         *             "description": "Information requested"
-         *           },
-         *           "documents": [],
-         *           "createdAt": "2026-11-22T10:15:30.123Z"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['RentalInsuranceCommentAddedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    acceptRentalInsurance: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The accepted guarantee (or the replay of the acceptance). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
+    };
+    refuseRentalInsurance: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  rentalInsuranceContractReissued: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0003",
-         *       "type": "rental_insurance.contract_reissued",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc4OQ",
-         *       "data": {
-         *         "signatures": [
-         *           {
-         *             "role": "document",
-         *             "documentId": 88125,
-         *             "cpfCnpj": null,
-         *             "name": null,
-         *             "status": "pending"
-         *           },
-         *           {
-         *             "role": "tenant",
-         *             "documentId": null,
-         *             "cpfCnpj": "52998224725",
-         *             "name": "Maria José da Silva",
-         *             "status": "pending"
-         *           }
-         *         ],
-         *         "rentalInsurance": {
-         *           "id": 1045,
-         *           "externalId": "CTR-2026-000123",
-         *           "status": "accepted",
-         *           "creator": {
-         *             "name": "Imobiliária Paulista - ERP",
-         *             "serviceAccount": true
-         *           },
-         *           "tenant": {
-         *             "cpfCnpj": "52998224725",
-         *             "name": "Maria José da Silva",
-         *             "email": "maria.silva@example.com",
-         *             "birthDate": "1988-04-12",
-         *             "phoneNumber": "+5511987654321",
-         *             "profession": "Engenheira civil"
-         *           },
-         *           "coTenants": [],
-         *           "property": {
-         *             "externalId": "IMV-4821",
-         *             "type": {
-         *               "code": "apartment",
-         *               "description": "Apartment"
-         *             },
-         *             "address": {
-         *               "zipCode": "01310100",
-         *               "street": "Avenida Paulista",
-         *               "number": "1000",
-         *               "complement": "Apto 82",
-         *               "neighborhood": "Bela Vista",
-         *               "city": "São Paulo",
-         *               "state": "SP"
-         *             }
-         *           },
-         *           "rentalAmount": 3500,
-         *           "condoFee": 850,
-         *           "propertyTax": 210.35,
-         *           "otherFees": null,
-         *           "installmentAmount": 456.04,
-         *           "setupFee": 150,
-         *           "coverageLimit": 136815.3,
-         *           "rentCoverageLimit": 105000,
-         *           "remainingCoverageAmount": 136815.3,
-         *           "rentRemainingCoverageAmount": 105000,
-         *           "startBillingDate": "2026-12-01",
-         *           "terminationDate": "2029-06-01",
-         *           "createdAt": "2026-11-20T13:02:11.481Z",
-         *           "updatedAt": "2026-11-21T17:45:09.027Z"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['RentalInsuranceContractReissuedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description The refused guarantee (or the replay of the refusal). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
     };
-  };
-  rentalInsuranceDocumentsAttached: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0005",
-         *       "type": "rental_insurance.documents_attached",
-         *       "occurredAt": "2026-11-22T10:15:30.123Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc5MQ",
-         *       "data": {
-         *         "rentalInsuranceId": 1045,
-         *         "historyEntry": {
-         *           "creator": {
-         *             "name": "Ana Souza",
-         *             "serviceAccount": false
-         *           },
-         *           "comment": "Preencha e devolva o formulário anexo.",
-         *           "previousStatus": {
-         *             "code": "under_review",
-         *             "description": "Under review"
-         *           },
-         *           "status": {
-         *             "code": "information_requested",
-         *             "description": "Information requested"
-         *           },
-         *           "documents": [
-         *             {
-         *               "id": 88126,
-         *               "fileName": "formulario-renda.pdf",
-         *               "contentType": "application/pdf",
-         *               "size": 48211,
-         *               "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
-         *               "createdAt": "2026-11-22T10:15:30.123Z",
-         *               "creator": {
-         *                 "name": "Ana Souza",
-         *                 "serviceAccount": false
-         *               }
-         *             }
-         *           ],
-         *           "createdAt": "2026-11-22T10:15:30.123Z"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['RentalInsuranceDocumentsAttachedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    advanceRentalInsuranceClock: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvance"];
+            };
         };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description The guarantee's clock moved; every step due up to its new time applied (or the replay of the call). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
-  statementEntryCreated: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0004",
-         *       "type": "statement_entry.created",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc4OQ",
-         *       "data": {
-         *         "rentalInsuranceId": 1045,
-         *         "statementEntry": {
-         *           "id": 90211,
-         *           "date": "2026-11-21",
-         *           "description": "Tarifa de emissão - garantia 1045",
-         *           "amount": -150,
-         *           "type": "fee"
-         *         }
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['StatementEntryCreatedEvent'];
-      };
-    };
-    responses: {
-      /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    listCoTenants: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-      /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
-      410: {
-        headers: {
-          [name: string]: unknown;
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's co-tenants. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "coTenants": [
+                     *           {
+                     *             "cpfCnpj": "11144477735",
+                     *             "name": "João Pereira Santos",
+                     *             "email": "joao.santos@example.com",
+                     *             "birthDate": "1986-09-30",
+                     *             "phoneNumber": "+5511912345678"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/rental-insurances/1045/co-tenants?page=0&pageSize=20",
+                     *           "query": {
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 1,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CoTenantPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
-      500: {
-        headers: {
-          [name: string]: unknown;
+    };
+    addCoTenant: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
         };
-        content?: never;
-      };
-    };
-  };
-  webhookTest: {
-    parameters: {
-      query?: never;
-      header: {
-        /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
-        'webhook-id': components['parameters']['WebhookIdHeader'];
-        /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
-        'webhook-timestamp': components['parameters']['WebhookTimestampHeader'];
-        /**
-         * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
-         *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
-         *     live secret). Valid when any of them verifies.
-         */
-        'webhook-signature': components['parameters']['WebhookSignatureHeader'];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0099",
-         *       "type": "webhook.test",
-         *       "occurredAt": "2026-11-21T17:45:09.027Z",
-         *       "agencyId": "imobiliaria-paulista",
-         *       "apiVersion": "2.0.0",
-         *       "cursor": "MTIzNDU2LTc5MA",
-         *       "data": {
-         *         "endpointId": "3b0c7f0e-5d6a-4c1e-9a3f-2e1d0c9b8a77",
-         *         "message": "A test event sent by POST /v1/webhook-endpoints/{endpointId}/test."
-         *       }
-         *     }
-         */
-        'application/json': components['schemas']['WebhookTestEvent'];
-      };
-    };
-    responses: {
-      /** @description Received (any 2xx). */
-      200: {
-        headers: {
-          [name: string]: unknown;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cpfCnpj": "390.533.447-05",
+                 *       "name": "Luiza Fernandes Oliveira",
+                 *       "email": "luiza.oliveira@example.com",
+                 *       "birthDate": "1992-02-17",
+                 *       "phoneNumber": "11 97654-3210"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CoTenantCreate"];
+            };
         };
-        content?: never;
-      };
-      /** @description Any other answer is a failed attempt, retried as described in *Webhooks*. */
-      500: {
-        headers: {
-          [name: string]: unknown;
+        responses: {
+            /** @description Co-tenant added; the whole guarantee (or the replay of the addition). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
     };
-  };
+    removeCoTenant: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
+                 *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
+                 *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
+                 * @example 11144477735
+                 */
+                cpfCnpj: components["parameters"]["CoTenantCpfCnpj"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Co-tenant removed; the whole guarantee (or the replay of the removal). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchCoTenant: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description CPF or CNPJ of the co-tenant, with or without punctuation (percent-encode `/` as `%2F`;
+                 *     digits and letters only are simpler). A value that is not a well-formed CPF/CNPJ is
+                 *     `400 validation_failed`; one that is not a co-tenant of this guarantee is `404 not_found`.
+                 * @example 11144477735
+                 */
+                cpfCnpj: components["parameters"]["CoTenantCpfCnpj"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "joao.p.santos@example.com",
+                 *       "phoneNumber": null
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["CoTenantPatch"];
+            };
+        };
+        responses: {
+            /** @description Co-tenant updated; the whole guarantee (or the replay of the update). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RentalInsurance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFinancialBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current balance. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balance": 18432.75,
+                     *       "credits": 254310.4,
+                     *       "debits": 235877.65
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDailySummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description First calendar day (America/Sao_Paulo) of the range, inclusive. Not after `endDate`; the range spans at most 366 days (`400 invalid_date_range`).
+                 * @example 2026-11-01
+                 */
+                startDate: components["parameters"]["StartDate"];
+                /**
+                 * @description Last calendar day (America/Sao_Paulo) of the range, inclusive. At most 365 days after `startDate` (`400 invalid_date_range`).
+                 * @example 2026-11-30
+                 */
+                endDate: components["parameters"]["EndDate"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Daily summaries, oldest first. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "date": "2026-11-20",
+                     *         "openingBalance": 17250,
+                     *         "closingBalance": 17250,
+                     *         "credits": 0,
+                     *         "debits": 0
+                     *       },
+                     *       {
+                     *         "date": "2026-11-21",
+                     *         "openingBalance": 17250,
+                     *         "closingBalance": 18432.75,
+                     *         "credits": 1500.25,
+                     *         "debits": 317.5
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["DailySummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStatementEntries: {
+        parameters: {
+            query: {
+                /**
+                 * @description First calendar day (America/Sao_Paulo) of the range, inclusive. Not after `endDate`; the range spans at most 366 days (`400 invalid_date_range`).
+                 * @example 2026-11-01
+                 */
+                startDate: components["parameters"]["StartDate"];
+                /**
+                 * @description Last calendar day (America/Sao_Paulo) of the range, inclusive. At most 365 days after `startDate` (`400 invalid_date_range`).
+                 * @example 2026-11-30
+                 */
+                endDate: components["parameters"]["EndDate"];
+                /**
+                 * @description Only entries of these types. Repeat the parameter to select several (`type=fee&type=charge_paid`); the values combine with OR.
+                 * @example [
+                 *       "charge_paid",
+                 *       "fee"
+                 *     ]
+                 */
+                type?: components["parameters"]["StatementTypeFilter"];
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of statement entries (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_embedded": {
+                     *         "statementEntries": [
+                     *           {
+                     *             "id": 90211,
+                     *             "date": "2026-11-21",
+                     *             "description": "Tarifa de emissão - garantia 1045",
+                     *             "amount": -317.5,
+                     *             "type": "fee"
+                     *           },
+                     *           {
+                     *             "id": 90187,
+                     *             "date": "2026-11-21",
+                     *             "description": "Repasse de receita - novembro/2026",
+                     *             "amount": 1500.25,
+                     *             "type": "revenue_shared"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "_links": {
+                     *         "self": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "first": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         },
+                     *         "last": {
+                     *           "href": "https://sandbox.api.rentalguarantee.example/rental-guarantee/v1/financial/statement-entries?startDate=2026-11-01&endDate=2026-11-30&page=0&pageSize=20",
+                     *           "query": {
+                     *             "startDate": "2026-11-01",
+                     *             "endDate": "2026-11-30",
+                     *             "page": 0,
+                     *             "pageSize": 20
+                     *           }
+                     *         }
+                     *       },
+                     *       "page": {
+                     *         "size": 20,
+                     *         "totalElements": 2,
+                     *         "totalPages": 1,
+                     *         "number": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementEntryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.imobiliariapaulista.example/webhooks/rental-guarantee",
+                 *       "description": "ERP production",
+                 *       "eventTypes": [
+                 *         "rental_insurance.status_changed",
+                 *         "rental_insurance.signature_changed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret (shown once). */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (without its secret). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or the replay of the deletion). */
+            204: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    patchWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description **Required.** Send the `ETag` of your latest read or write of the guarantee, for example
+                 *     `W/"7"`. Missing: `428 precondition_required`. Comparison is weak on purpose: `W/"7"` and
+                 *     `"7"` both match version 7; the quoted part is compared as an opaque string (`W/"07"` does
+                 *     not match version 7). A list (`W/"6", W/"7"`) matches if any tag does. `*`, or a value
+                 *     that is not a list of entity tags, is `400 if_match_invalid`. A version other than the
+                 *     current one is `412 precondition_failed`.
+                 * @example W/"7"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventTypes": [
+                 *         "rental_insurance.status_changed"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint (or the replay of the update). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret (shown once). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery queued (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..200 are clamped to that range (0 becomes 1, 500 becomes 200).
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+                /** @description The delivery's id (a UUID), within the endpoint. */
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /** @description The webhook endpoint's id (a UUID), within the token's agency. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FailedWebhookRedelivery"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again (or the replay of the request). */
+            202: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailedWebhookRedeliveryResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last event already read; absent = from the oldest event kept. */
+                after?: string;
+                /** @description Events per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only events of these types. */
+                type?: components["schemas"]["WebhookEventType"][];
+                /** @description Only events that occurred at or after this instant. */
+                occurredFrom?: string;
+                /** @description Only events that occurred before this instant. */
+                occurredBefore?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequestLog: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last line already read; absent = from the newest line. */
+                after?: string;
+                /** @description Lines per page, 1 to 200 (default 50). */
+                limit?: number;
+                /** @description Only requests answered with a status of these classes. */
+                statusClass?: ("2xx" | "3xx" | "4xx" | "5xx")[];
+                /** @description Only requests of this operation (an `operationId` of this document, for example `createRentalInsurance`). */
+                operationId?: string;
+                /** @description Only requests made with this credential (its `credential.id`). */
+                credentialId?: string;
+                /** @description Only writes sent with this `Idempotency-Key` (its value without quotes). */
+                idempotencyKey?: string;
+                /** @description Only the request answered with this `X-Correlation-Id`. */
+                correlationId?: string;
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the request log (possibly empty). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiJson: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiYaml: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API reference page. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Allows only the page's own inline scripts (by hash) and nothing from other origins. */
+                    "Content-Security-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rentalInsuranceStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0000",
+                 *       "type": "rental_insurance.status_changed",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "previousStatus": "under_review",
+                 *         "status": "approved",
+                 *         "comment": "Proposal approved.",
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "approved",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceSignatureChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0001",
+                 *       "type": "rental_insurance.signature_changed",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "comment": "Contract signature requested.",
+                 *         "signatures": [
+                 *           {
+                 *             "role": "document",
+                 *             "documentId": 88125,
+                 *             "cpfCnpj": null,
+                 *             "name": null,
+                 *             "status": "pending"
+                 *           },
+                 *           {
+                 *             "role": "tenant",
+                 *             "documentId": null,
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "status": "pending"
+                 *           }
+                 *         ],
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "accepted",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceSignatureChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceCommentAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0002",
+                 *       "type": "rental_insurance.comment_added",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "historyEntry": {
+                 *           "creator": {
+                 *             "name": "Ana Souza",
+                 *             "serviceAccount": false
+                 *           },
+                 *           "comment": "Envie o comprovante de renda dos últimos 3 meses.",
+                 *           "previousStatus": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "status": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "documents": [],
+                 *           "createdAt": "2026-11-22T10:15:30.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceCommentAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceContractReissued: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0003",
+                 *       "type": "rental_insurance.contract_reissued",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "signatures": [
+                 *           {
+                 *             "role": "document",
+                 *             "documentId": 88125,
+                 *             "cpfCnpj": null,
+                 *             "name": null,
+                 *             "status": "pending"
+                 *           },
+                 *           {
+                 *             "role": "tenant",
+                 *             "documentId": null,
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "status": "pending"
+                 *           }
+                 *         ],
+                 *         "rentalInsurance": {
+                 *           "id": 1045,
+                 *           "externalId": "CTR-2026-000123",
+                 *           "status": "accepted",
+                 *           "creator": {
+                 *             "name": "Imobiliária Paulista - ERP",
+                 *             "serviceAccount": true
+                 *           },
+                 *           "tenant": {
+                 *             "cpfCnpj": "52998224725",
+                 *             "name": "Maria José da Silva",
+                 *             "email": "maria.silva@example.com",
+                 *             "birthDate": "1988-04-12",
+                 *             "phoneNumber": "+5511987654321",
+                 *             "profession": "Engenheira civil"
+                 *           },
+                 *           "coTenants": [],
+                 *           "property": {
+                 *             "externalId": "IMV-4821",
+                 *             "type": {
+                 *               "code": "apartment",
+                 *               "description": "Apartment"
+                 *             },
+                 *             "address": {
+                 *               "zipCode": "01310100",
+                 *               "street": "Avenida Paulista",
+                 *               "number": "1000",
+                 *               "complement": "Apto 82",
+                 *               "neighborhood": "Bela Vista",
+                 *               "city": "São Paulo",
+                 *               "state": "SP"
+                 *             }
+                 *           },
+                 *           "rentalAmount": 3500,
+                 *           "condoFee": 850,
+                 *           "propertyTax": 210.35,
+                 *           "otherFees": null,
+                 *           "installmentAmount": 456.04,
+                 *           "setupFee": 150,
+                 *           "coverageLimit": 136815.3,
+                 *           "rentCoverageLimit": 105000,
+                 *           "remainingCoverageAmount": 136815.3,
+                 *           "rentRemainingCoverageAmount": 105000,
+                 *           "startBillingDate": "2026-12-01",
+                 *           "terminationDate": "2029-06-01",
+                 *           "createdAt": "2026-11-20T13:02:11.481Z",
+                 *           "updatedAt": "2026-11-21T17:45:09.027Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceContractReissuedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceDocumentsAttached: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0005",
+                 *       "type": "rental_insurance.documents_attached",
+                 *       "occurredAt": "2026-11-22T10:15:30.123Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc5MQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "historyEntry": {
+                 *           "creator": {
+                 *             "name": "Ana Souza",
+                 *             "serviceAccount": false
+                 *           },
+                 *           "comment": "Preencha e devolva o formulário anexo.",
+                 *           "previousStatus": {
+                 *             "code": "under_review",
+                 *             "description": "Under review"
+                 *           },
+                 *           "status": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "documents": [
+                 *             {
+                 *               "id": 88126,
+                 *               "fileName": "formulario-renda.pdf",
+                 *               "contentType": "application/pdf",
+                 *               "size": 48211,
+                 *               "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                 *               "createdAt": "2026-11-22T10:15:30.123Z",
+                 *               "creator": {
+                 *                 "name": "Ana Souza",
+                 *                 "serviceAccount": false
+                 *               }
+                 *             }
+                 *           ],
+                 *           "createdAt": "2026-11-22T10:15:30.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceDocumentsAttachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    statementEntryCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0004",
+                 *       "type": "statement_entry.created",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc4OQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "statementEntry": {
+                 *           "id": 90211,
+                 *           "date": "2026-11-21",
+                 *           "description": "Tarifa de emissão - garantia 1045",
+                 *           "amount": -150,
+                 *           "type": "fee"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StatementEntryCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0099",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-11-21T17:45:09.027Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc5MA",
+                 *       "data": {
+                 *         "endpointId": "3b0c7f0e-5d6a-4c1e-9a3f-2e1d0c9b8a77",
+                 *         "message": "A test event sent by POST /v1/webhook-endpoints/{endpointId}/test."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failed attempt, retried as described in *Webhooks*. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }

@@ -36,15 +36,7 @@ export type WebhookEvent =
 export type WebhookEventType = WebhookEvent['type'];
 
 /** The event type names of the document, in its order. */
-export const WEBHOOK_EVENT_TYPES = [
-  'rental_insurance.status_changed',
-  'rental_insurance.signature_changed',
-  'rental_insurance.comment_added',
-  'rental_insurance.contract_reissued',
-  'rental_insurance.documents_attached',
-  'statement_entry.created',
-  'webhook.test',
-] as const satisfies readonly WebhookEventType[];
+export const WEBHOOK_EVENT_TYPES = ['rental_insurance.status_changed', 'rental_insurance.signature_changed', 'rental_insurance.comment_added', 'rental_insurance.contract_reissued', 'rental_insurance.documents_attached', 'statement_entry.created', 'webhook.test'] as const satisfies readonly WebhookEventType[];
 
 /** True when `event` is a `rental_insurance.status_changed` event. */
 export function isRentalInsuranceStatusChanged(event: WebhookEvent): event is RentalInsuranceStatusChangedEvent {
