@@ -21,7 +21,7 @@ import type { Database } from '../database/prisma-client';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { ApiError, pathResourceNotFound } from '../errors';
 import type { Logger } from '../logger';
-import { customizeAjv } from './ajv';
+import { sharedAjvs } from './ajv';
 import { DocumentRouter } from './document-router';
 import { errorResult } from './error-response';
 import type { HttpResult } from './http-result';
@@ -32,7 +32,7 @@ import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
 import { isMultipart, multipartShapeOf, readMultipart, type MultipartShape, type UploadStaging } from './multipart-body';
 import { requestValidators, validateRequest } from './request-validation';
-import { checkResponseAgainstContract } from './response-check';
+import { responseChecker } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
 import { recordAnswered, type RequestLogSink } from '../request-log/request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
@@ -95,7 +95,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     quick: true,
     validate: true,
     coerceTypes: true,
-    customizeAjv: customizeAjv as never,
+    customizeAjv: sharedAjvs() as never,
   });
   await api.init();
   const operations = api.getOperations();
@@ -112,6 +112,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     if (shape) multipartShapes.set(operation.operationId!, shape);
   }
   const recordAnswer = answerRecorder(options.name);
+  const checkResponse = options.checkResponses ? responseChecker(api) : undefined;
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
@@ -215,8 +216,8 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
         .settle()
         .catch((error: unknown) => options.logger.warn({ err: error }, 'staged upload bytes not discarded yet; housekeeping will'));
     if (exchange.rateLimit) result = { ...result, headers: { ...exchange.rateLimit.headers, ...result.headers } };
-    if (options.checkResponses && exchange.operationId) {
-      checkResponseAgainstContract(api, api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);
+    if (checkResponse && exchange.operationId) {
+      checkResponse(api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);
     }
     sendResult(res, result);
     recordAnswer(exchange.operationId, result.status, started);
