@@ -20,7 +20,7 @@ export function documentServices(db: Database, config: Pick<Config, 'DOCUMENT_ST
     stores,
     contracts: contractIssuer(db, stores),
     rules: { bytesPerDay: config.DOCUMENT_BYTES_PER_AGENCY_PER_DAY },
-    staging: uploadStaging(db, stores),
+    staging: uploadStaging(db, stores, config.DOCUMENT_BYTES_PER_AGENCY_PER_DAY),
   };
 }
 

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../database/prisma-client';
 import type { StagedBytes, UploadStaging } from '../http/multipart-body';
 import { documentTypeOf, SNIFF_BYTES } from './content-types';
+import { spentQuotaRefusal } from './document-quota';
 import type { DocumentStores } from './document-store';
 import { cleanFileName } from './file-names';
 
@@ -16,8 +17,10 @@ import { cleanFileName } from './file-names';
 export const FILE_BYTES = 10 * 1024 * 1024;
 export const REQUEST_BYTES = 55 * 1024 * 1024;
 
-export function uploadStaging(db: Database, stores: DocumentStores): UploadStaging {
+/** `bytesPerDay`: the agencies' daily quota, checked before a request's bytes are read. */
+export function uploadStaging(db: Database, stores: DocumentStores, bytesPerDay: number): UploadStaging {
   return {
+    refusalBeforeReading: (companyId) => spentQuotaRefusal(db, companyId, bytesPerDay),
     fileBytes: FILE_BYTES,
     requestBytes: REQUEST_BYTES,
     sniffBytes: SNIFF_BYTES,

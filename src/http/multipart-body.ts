@@ -43,6 +43,11 @@ export interface UploadStaging {
   /** Largest file, and largest whole request, in bytes. */
   fileBytes: number;
   requestBytes: number;
+  /**
+   * A refusal to give before reading any byte of a caller's upload (its agency's quota of the day
+   * is spent), or undefined. Its answer closes the connection: the body is not read.
+   */
+  refusalBeforeReading(companyId: string): Promise<ApiError | undefined>;
   /** How many leading bytes `typeOf` needs. */
   sniffBytes: number;
   /** The type the leading bytes show, or a refusal (415) naming what they are. */
@@ -126,7 +131,9 @@ function parseParts(
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: staging.fileBytes, fieldSize: TEXT_PART_BYTES, parts: 20, headerPairs: 20 },
+        // One byte more than a file may have: busboy hands it over (and then stops the part), so
+        // the part fails as its bytes arrive, not when its end comes (which a client may never send).
+        limits: { fileSize: staging.fileBytes + 1, fieldSize: TEXT_PART_BYTES, parts: 20, headerPairs: 20 },
         // Browsers and curl send a file name's UTF-8 bytes as they are (RFC 7578 §4.2).
         defParamCharset: 'utf8',
       });

@@ -30,6 +30,8 @@ import type { DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, headerValue, parseBody, type RawQuery } from './request-parsing';
+import { hasStoredOutcome } from './idempotency-store';
+import { parseIdempotencyKey } from './idempotency';
 import { isMultipart, multipartShapeOf, readMultipart, type MultipartShape, type UploadStaging } from './multipart-body';
 import { requestValidators, validateRequest } from './request-validation';
 import { responseChecker } from './response-check';
@@ -148,9 +150,24 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
         `Content-Type: must be ${declared.join(' or ') || 'absent (this operation takes no body)'}`,
       ]);
     }
+    await refuseBeforeReading(options.uploads, principal.companyId, exchange);
     const read = await readMultipart(exchange.req, shape, options.uploads, principal.companyId);
     exchange.settle = read.settle;
     return { body: read.body as unknown, validationView: read.validationView as unknown };
+  };
+
+  /**
+   * An upload the staging refuses before reading (its agency's quota of the day is spent) is
+   * answered without reading its body, and the connection is closed rather than drained; unless
+   * its Idempotency-Key names a stored write, whose retry reads on to be replayed.
+   */
+  const refuseBeforeReading = async (uploads: UploadStaging, companyId: string, exchange: Exchange) => {
+    const refusal = await uploads.refusalBeforeReading(companyId);
+    if (!refusal) return;
+    const key = idempotencyKeyOf(exchange.req.get('idempotency-key'));
+    if (key && (await hasStoredOutcome(options.db, companyId, key))) return;
+    exchange.req.resume();
+    throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, { ...refusal.headers, Connection: 'close' });
   };
 
   const handle = async (req: Request, exchange: Exchange): Promise<HttpResult> => {
@@ -244,6 +261,15 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
 }
 
 type Headers = Record<string, string | string[] | undefined>;
+
+/** The request's Idempotency-Key when it is well-formed (the write's own step refuses it otherwise). */
+function idempotencyKeyOf(raw: string | undefined): string | undefined {
+  try {
+    return parseIdempotencyKey(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The validated path values, coerced by the validator to the types the contract declares. A path

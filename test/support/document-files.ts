@@ -4,6 +4,7 @@
  * multipart upload the way a partner's tooling does (supertest's `attach`, as `curl -F`).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
 import request from 'supertest';
 import type { AppTarget, Caller } from './partner-api';
 import { API } from './partner-api';
@@ -80,4 +81,63 @@ export function binary(pending: request.Test): request.Test {
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => done(null, Buffer.concat(chunks)));
   });
+}
+
+/** An answer read off the wire by `openUpload`. */
+export interface UploadAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: { code?: string; details?: string[] } & Record<string, unknown>;
+}
+
+/**
+ * A multipart upload written by hand on its own connection and left open: the test writes the
+ * parts it wants (`part`, raw bytes, `close`), and `answer` settles when the service answers,
+ * whether or not the request was finished. An answer that comes while the request is still open
+ * is one the service gave without waiting for the rest of the body.
+ */
+export function openUpload(origin: string, who: Caller, path: string, key: string = newKey()) {
+  const boundary = `----upload-${randomBytes(8).toString('hex')}`;
+  const url = new URL(origin);
+  const outgoing = http.request({
+    host: url.hostname,
+    port: url.port,
+    method: 'POST',
+    path,
+    agent: false,
+    headers: { ...who.auth, 'Idempotency-Key': key, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+  });
+  const answer = new Promise<UploadAnswer>((resolve, reject) => {
+    outgoing.on('response', (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () =>
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+      );
+      incoming.on('error', reject);
+    });
+    // Once the service has answered and closed the connection, writing on fails: that is expected.
+    outgoing.on('error', reject);
+  });
+  // Writes are not awaited: a service that stops reading leaves them in the client's buffer.
+  const write = (bytes: Buffer) => void outgoing.write(bytes, () => undefined);
+  return {
+    answer,
+    /** A file part's header (its bytes come next, then another part or `close`). */
+    fileHeader: (name: string, field = 'file') =>
+      write(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`),
+      ),
+    write,
+    /** The closing boundary (the body may still go on: an epilogue). */
+    close: () => write(Buffer.from(`\r\n--${boundary}--\r\n`)),
+    /** Ends the request. */
+    end: () => outgoing.end(),
+    destroy: () => outgoing.destroy(),
+  };
+}
+
+/** `total` bytes in chunks of `size` (the last one shorter), each a fresh buffer of `fill`. */
+export function* chunksOf(total: number, size = 256 * 1024, fill = 0x20): Generator<Buffer> {
+  for (let left = total; left > 0; left -= size) yield Buffer.alloc(Math.min(size, left), fill);
 }
