@@ -2,19 +2,24 @@
  * The PostgreSQL store (the default): a document's bytes are rows of `document_chunks`, 256 KiB
  * each, in a table of their own, never in a guarantee's rows. Chunk rows rather than large objects:
  * they are ordinary rows (deleted with a plain DELETE, dumped, replicated and vacuumed like any
- * other, reached through Prisma like every other table), whereas large objects live in
+ * other, reached through the service's database client), whereas large objects live in
  * pg_largeobject outside any table, need lo_unlink (or vacuumlo) to avoid orphans, and their
  * descriptors work only inside a transaction. docs/documents.md says more.
  */
 import { Readable } from 'node:stream';
-import type { Database, Queryable } from '../database/prisma-client';
+import { bytesQuery, type Database } from '../database/prisma-client';
 import type { DocumentStore, StoreWriter } from './document-store';
 
 export const CHUNK_BYTES = 256 * 1024;
 
+/**
+ * A chunk's bytes go through `bytesQuery` (the pg driver on Prisma's own pool, database layer):
+ * as a Buffer parameter, and back as a Buffer. A rendered contract is small and is written in its
+ * change's transaction, through Prisma like every other statement of it.
+ */
 export function postgresStore(db: Database): DocumentStore {
-  const insertChunk = (on: Queryable, key: string, seq: number, data: Buffer) =>
-    on.$executeRaw`INSERT INTO document_chunks (storage_key, seq, data) VALUES (${key}, ${seq}, ${data})`;
+  const insertChunk = (key: string, seq: number, data: Buffer) =>
+    bytesQuery(db, 'INSERT INTO document_chunks (storage_key, seq, data) VALUES ($1, $2, $3)', [key, seq, data]);
   return {
     name: 'postgres',
     writer(key: string): StoreWriter {
@@ -28,7 +33,7 @@ export function postgresStore(db: Database): DocumentStore {
           const rest = joined.subarray(chunk.length);
           pending = rest.length > 0 ? [rest] : [];
           pendingBytes = rest.length;
-          await insertChunk(db, key, seq++, Buffer.from(chunk));
+          await insertChunk(key, seq++, Buffer.from(chunk));
         }
       };
       return {
@@ -46,7 +51,7 @@ export function postgresStore(db: Database): DocumentStore {
     },
     async put(on, key, bytes) {
       for (let offset = 0, seq = 0; offset < bytes.length; offset += CHUNK_BYTES, seq++) {
-        await insertChunk(on, key, seq, bytes.subarray(offset, offset + CHUNK_BYTES));
+        await on.$executeRaw`INSERT INTO document_chunks (storage_key, seq, data) VALUES (${key}, ${seq}, ${bytes.subarray(offset, offset + CHUNK_BYTES)})`;
       }
     },
     async open(key, size) {
@@ -59,11 +64,11 @@ export function postgresStore(db: Database): DocumentStore {
         read() {
           if (seq >= chunks) return void this.push(null);
           const current = seq++;
-          db.$queryRaw<Array<{ data: Uint8Array }>>`SELECT data FROM document_chunks WHERE storage_key = ${key} AND seq = ${current}`.then(
+          bytesQuery<{ data: Buffer }>(db, 'SELECT data FROM document_chunks WHERE storage_key = $1 AND seq = $2', [key, current]).then(
             (rows) => {
               const data = rows[0]?.data;
               if (!data) return void this.destroy(new Error(`chunk ${current} of stored document bytes ${key} is missing`));
-              this.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+              this.push(data);
             },
             (error: unknown) => this.destroy(error as Error),
           );
