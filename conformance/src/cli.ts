@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Contract } from './contract.js';
+import { documentSteps } from './document-steps.js';
 import { financialSteps } from './financial-steps.js';
 import { guaranteeSteps } from './guarantee-steps.js';
 import { lifecycleSteps } from './lifecycle-steps.js';
@@ -92,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
   const meta = { title: contract.title, contractVersion: contract.version, contractSource, baseUrl };
   say(header(meta));
   let index = 0;
-  const steps = [tokenStep({ authUrl, clientId, clientSecret }), ...guaranteeSteps, ...lifecycleSteps, ...financialSteps];
+  const steps = [tokenStep({ authUrl, clientId, clientSecret }), ...guaranteeSteps, ...documentSteps, ...lifecycleSteps, ...financialSteps];
   const records = await runSteps(steps, session, state, (record) => {
     redactor.add(session.token);
     say(stepLine(record, index++));

@@ -64,6 +64,12 @@ export const lifecycleSteps: Step[] = [
         const pending = field(record, 'status') === 'pending';
         session.check(pending === (field(record, 'url') === undefined), `a ${String(field(record, 'status'))} record ${pending ? 'has no' : 'has a'} url`);
       }
+      // What the signers are asked to sign is a document the partner can download: the contract.
+      const contractId = field(records.find((record) => field(record, 'role') === 'document'), 'documentId');
+      if (session.check(typeof contractId === 'number', 'the document record names the contract it asks to sign (documentId)')) {
+        const contract = await session.call('GET', `/v1/rental-insurances/${id(state)}/documents/${String(contractId)}`, { headers: { Accept: '*/*' }, expect: [200] });
+        session.check(contract.bytes.subarray(0, 5).toString('latin1') === '%PDF-', 'the contract downloads as a PDF');
+      }
     },
   },
   {

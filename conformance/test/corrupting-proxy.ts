@@ -21,15 +21,17 @@ export async function startCorruptingProxy(upstream: string, corruption: Corrupt
       const chunks: Buffer[] = [];
       upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
       upstreamResponse.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        // Passed through as bytes (a document's too); only the corrupted answer is parsed as JSON.
+        const raw = Buffer.concat(chunks);
         const headers: http.OutgoingHttpHeaders = { ...upstreamResponse.headers };
         delete headers['content-length'];
         delete headers['transfer-encoding'];
         let status = upstreamResponse.statusCode ?? 502;
-        let body = text;
+        let body: Buffer | string = raw;
         const path = (req.url ?? '').split('?')[0]!;
         if (!done && req.method === corruption.method && corruption.path.test(path) && status < 300) {
           done = true;
+          const text = raw.toString('utf8');
           const answer = { status, headers, body: text ? (JSON.parse(text) as unknown) : undefined };
           corruption.change(answer);
           status = answer.status;

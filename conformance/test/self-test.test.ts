@@ -58,7 +58,7 @@ test('the kit passes against our sandbox, validating against the document the de
   const run = await kit(service.origin, 'sandbox');
   assert.equal(run.code, 0, run.output);
   assert.match(run.output, /CONFORMANT: every step passed/);
-  assert.match(run.junit, /<testsuites name="partner-conformance" tests="20" failures="0" errors="0" skipped="0"/);
+  assert.match(run.junit, /<testsuites name="partner-conformance" tests="21" failures="0" errors="0" skipped="0"/);
   assertNoSecrets(run);
 });
 
@@ -74,6 +74,16 @@ const cases: Array<{ label: string; step: string; problem: RegExp; corruption: C
     step: 'comment on the guarantee',
     problem: /POST \/v1\/rental-insurances\/\d+\/comments -> 201: out of contract: header Idempotent-Replay is required and missing/,
     corruption: { method: 'POST', path: /\/comments$/, change: (answer) => delete answer.headers['idempotent-replay'] },
+  },
+  {
+    label: "a document's digest removed",
+    step: 'attach, list and download a document (SHA-256 checked)',
+    problem: /POST \/v1\/rental-insurances\/\d+\/documents -> 201: out of contract: body\.documents\.0 must have required property 'sha256'/,
+    corruption: {
+      method: 'POST',
+      path: /\/documents$/,
+      change: (answer) => delete ((answer.body as { documents: Array<Record<string, unknown>> }).documents[0]!['sha256']),
+    },
   },
   {
     label: 'an undeclared status',

@@ -1,7 +1,8 @@
 /**
  * A partner integration with the Rental Guarantee Partner API, to copy into your own system:
- * submit a lease's guarantee, follow the review, accept the approved proposal on the tenant's
- * behalf and wait until the contract is signed and the guarantee is active.
+ * submit a lease's guarantee with the tenant's documents, follow the review, accept the approved
+ * proposal on the tenant's behalf, keep the contract the signers sign, and wait until it is signed
+ * and the guarantee is active.
  *
  *   RG_BASE_URL=https://sandbox.api.rentalguarantee.example/rental-guarantee \
  *   RG_AUTH_URL=https://sandbox.auth.rentalguarantee.example/auth \
@@ -9,11 +10,15 @@
  *
  * In the sandbox the cents of rentalAmount choose the review's outcome (3500.00: approved and
  * signed; 3500.01: declined; see the reference page, "Testing in the sandbox"). Set
- * RG_RENTAL_AMOUNT to try another outcome. The secret is read from the environment (put it there
- * from your secret store) and never printed.
+ * RG_RENTAL_AMOUNT to try another outcome. RG_DOCUMENTS names the lease's files to attach (paths,
+ * comma-separated; PDF, JPEG or PNG); without it, a stand-in PDF is written to a temporary folder.
+ * The secret is read from the environment (put it there from your secret store) and never printed.
  */
 import { createPartnerClient, PartnerApiError, PartnerClientError, type RentalInsurance, type RentalInsuranceCreate } from '@rental-guarantee/partner-client';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -41,6 +46,8 @@ interface Lease {
   property: RentalInsuranceCreate['property'];
   rent: number;
   condoFee: number;
+  /** The files your agent scanned for this lease (identity, income proof...), on disk. */
+  documents: string[];
 }
 
 const log = (message: string) => console.log(`[integration] ${message}`);
@@ -60,6 +67,21 @@ async function submit(lease: Lease): Promise<RentalInsurance> {
   return data;
 }
 
+/**
+ * The tenant's documents go with the submission: read from disk as they are sent (up to five per
+ * call, 10 MB each), in one history entry the reviewer sees at once. The Idempotency-Key comes from
+ * the lease too, so a retried submission does not attach them twice.
+ */
+async function attachDocuments(lease: Lease, guarantee: RentalInsurance): Promise<void> {
+  const { data, replayed } = await client.documents.attachDocuments(
+    guarantee.id,
+    lease.documents.map((file) => ({ path: file })),
+    { comment: "The tenant's documents.", idempotencyKey: `lease-${lease.contractId}-documents` },
+  );
+  const names = data.documents.map((document) => `${document.fileName} (${document.contentType}, ${document.size} bytes)`);
+  log(`attached ${data.documents.length} document(s): ${names.join(', ')}${replayed ? ' (already attached)' : ''}`);
+}
+
 /** The review takes seconds in the sandbox and longer in production: poll cheaply (If-None-Match). */
 async function decision(guarantee: RentalInsurance): Promise<RentalInsurance> {
   const { data } = await client.rentalInsurances.waitFor(guarantee.id, (current) => current.status !== 'under_review', { timeoutMs: waitMs });
@@ -67,11 +89,15 @@ async function decision(guarantee: RentalInsurance): Promise<RentalInsurance> {
   return data;
 }
 
-/** Information requested: the reviewer says what in the history; change the data and wait again. */
+/**
+ * Information requested: the reviewer says what in the history, and may attach a checklist or a
+ * form (its `documents`: download them with downloadDocument); change the data and wait again.
+ */
 async function answerInformationRequest(guarantee: RentalInsurance): Promise<RentalInsurance> {
   const history = await client.rentalInsurances.history(guarantee.id);
   const request = [...history].reverse().find((entry) => entry.comment);
-  log(`information requested: "${request?.comment ?? '(no comment)'}"`);
+  const attachedByReviewer = request?.documents.map((document) => document.fileName).join(', ');
+  log(`information requested: "${request?.comment ?? '(no comment)'}"${attachedByReviewer ? `, with ${attachedByReviewer}` : ''}`);
   // modify() reads the latest version, applies the change and retries if someone changed it meanwhile.
   await client.rentalInsurances.modify(guarantee.id, () => ({ tenant: { profession: 'Engenheira civil' } }));
   return decision(guarantee);
@@ -86,8 +112,22 @@ async function acceptAndWaitForSignatures(guarantee: RentalInsurance): Promise<R
   });
   const signatures = await client.rentalInsurances.signatures(guarantee.id);
   log(`signatures: ${signatures.map((signature) => `${signature.role} ${signature.status}`).join(', ')}`);
+  // The contract the signers sign is a document: keep the very bytes next to the lease.
+  const contractId = signatures.find((signature) => signature.role === 'document')?.documentId;
+  if (contractId) {
+    const file = path.join(os.tmpdir(), `contract-${guarantee.id}-${contractId}.pdf`);
+    const contract = await client.documents.downloadDocument(guarantee.id, contractId, file);
+    log(`contract downloaded to ${contract.path} (${contract.size} bytes, SHA-256 ${contract.sha256.slice(0, 16)}..., checked)`);
+  }
   log(`now: ${describe(data)}${data.startBillingDate ? `, billing from ${data.startBillingDate}` : ''}`);
   return data;
+}
+
+/** A one-page PDF standing in for the scan of the tenant's income proof, when RG_DOCUMENTS names none. */
+function standInDocument(): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lease-')), 'comprovante-renda.pdf');
+  fs.writeFileSync(file, `%PDF-1.4\n% stand-in for a scanned income proof\ntrailer << >>\n%%EOF\n`);
+  return file;
 }
 
 async function main(): Promise<number> {
@@ -101,9 +141,11 @@ async function main(): Promise<number> {
     },
     rent: Number(process.env.RG_RENTAL_AMOUNT ?? 3500),
     condoFee: 850,
+    documents: process.env.RG_DOCUMENTS?.split(',').map((file) => file.trim()) ?? [standInDocument()],
   };
   let guarantee = await submit(lease);
   await submit(lease); // a retried submission: the same guarantee, not a second one
+  await attachDocuments(lease, guarantee);
   guarantee = await decision(guarantee);
   if (guarantee.status === 'information_requested') guarantee = await answerInformationRequest(guarantee);
   if (guarantee.status !== 'approved') {

@@ -179,6 +179,9 @@ export interface paths {
          *       agency may upload at most 1 GiB per calendar day (America/Sao_Paulo; the deployment's
          *       `DOCUMENT_BYTES_PER_AGENCY_PER_DAY`), counted in bytes received:
          *       `429 document_quota_exceeded` with `Retry-After` holding the seconds until the next day.
+         *       Once the day's bytes are spent, an upload is refused before its body is read (the
+         *       connection is closed: do not send the rest); a retry with the `Idempotency-Key` of an
+         *       upload that succeeded is still answered with its replay.
          *     - **Idempotency** covers the bytes: the fingerprint is the method, the path, the comment and
          *       each file's name, size and SHA-256. The same key with the same files replays the entry;
          *       with other bytes it is `400 idempotency_key_reused`.
