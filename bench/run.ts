@@ -4,11 +4,12 @@
  * servers as separate processes, measures each operation with autocannon, and writes the table to
  * bench/results.md. Then, on the same database: what events cost a create (events-cost.ts), the
  * deployment variants, the request log's cost (request-log-cost.ts), the topology variants, capacity with 1, 2 and 4
- * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag and bounded answers (bounded-answers.ts). Not part of the test run. Environment:
+ * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag, bounded answers (bounded-answers.ts) and
+ * documents' uploads and downloads beside their floor (documents-bench.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
+ * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_DOCUMENTS (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,8 @@ import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairnes
 import { formatWebhookLag, measureWebhookLag } from './webhook-lag';
 import { formatBoundedAnswers, measureBoundedAnswers } from './bounded-answers';
 import { formatRequestLogCost, measureRequestLogCost } from './request-log-cost';
+import { measureDocuments } from './documents-bench';
+import { formatDocuments } from './documents-report';
 import { measureCapacity } from './capacity';
 import { formatCapacity } from './capacity-report';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
@@ -160,6 +163,10 @@ async function main(): Promise<void> {
       !selected('webhook fairness') || process.env.BENCH_FAIRNESS === '0' ? '' : formatWebhookFairness(await measureWebhookFairness(bench, env));
     const bounded =
       !selected('bounded answers') || process.env.BENCH_BOUNDED === '0' ? '' : formatBoundedAnswers(await measureBoundedAnswers(bench, env, SECONDS));
+    const documents =
+      !selected('documents') || process.env.BENCH_DOCUMENTS === '0'
+        ? ''
+        : formatDocuments(await measureDocuments({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const report =
       formatResults(
         measurements,
@@ -179,7 +186,8 @@ async function main(): Promise<void> {
       capacity +
       webhooks +
       fairness +
-      bounded;
+      bounded +
+      documents;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
       const file = path.join(PROJECT_ROOT, 'bench', 'results.md');
