@@ -6,7 +6,21 @@
  * its own ESM-only dependencies) are transpiled to CommonJS instead of running the suite on an
  * experimental flag. The built service needs none of it: Node >= 22.12 require()s ES modules.
  */
-const esmOnly = ['@apidevtools/json-schema-ref-parser', 'pg-boss', 'serialize-error', 'non-error', 'rrule-temporal', 'temporal-spec'];
+const esmOnly = [
+  '@apidevtools/json-schema-ref-parser',
+  'pg-boss',
+  'serialize-error',
+  'non-error',
+  'rrule-temporal',
+  'temporal-spec',
+  // file-type (documents' type sniffing, issue 35) and its ESM-only dependencies.
+  'file-type',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer/inflate',
+  '@borewit/text-codec',
+];
 
 module.exports = {
   testEnvironment: 'node',

@@ -14,12 +14,10 @@ import { Prisma } from '../src/generated/prisma/client';
 import { createDatabaseClient } from '../src/database/prisma-client';
 import { CO_TENANTS_OF_R, ROW_FIELDS, toGuaranteeRow, type GuaranteeRecord } from '../src/guarantees/guarantee-columns';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';
+import { TOKEN_CHECK } from './floor-token-check';
 
 const [port, mode, databaseUrl] = [Number(process.argv[2]), process.argv[3], process.argv[4]!];
 
-const TOKEN_CHECK = `SELECT t.company_id FROM access_tokens t
-  JOIN credentials c ON c.id = t.credential_id JOIN credential_secrets s ON s.id = t.secret_id
-  WHERE t.expires_at > now() AND c.revoked_at IS NULL AND s.revoked_at IS NULL AND t.token_hash =`;
 const FROM_GUARANTEES = 'FROM rental_insurances r WHERE r.company_id = (SELECT company_id FROM bearer) AND r.id =';
 const STATEMENT = `WITH bearer AS (${TOKEN_CHECK} $1) SELECT ${ROW_FIELDS.text}, ${CO_TENANTS_OF_R.text} ${FROM_GUARANTEES} $2`;
 

@@ -83,8 +83,8 @@ async function waitUntilReady(name: string, child: ChildProcess, ready: Probe): 
   throw new Error(`${name} did not start in time`);
 }
 
-/** Resident memory of the service process, sampled from /proc while the load runs. */
-export function sampleMemory(pid: number): { maxRssMb(): number; peakMb(): number; reset(): void; stop(): void } {
+/** Resident memory of the service process, sampled from /proc every `everyMs` while the load runs. */
+export function sampleMemory(pid: number, everyMs = 250): { maxRssMb(): number; peakMb(): number; reset(): void; stop(): void } {
   let max = 0;
   let peak = 0;
   const timer = setInterval(() => {
@@ -96,7 +96,7 @@ export function sampleMemory(pid: number): { maxRssMb(): number; peakMb(): numbe
     } catch {
       /* process gone */
     }
-  }, 250);
+  }, everyMs);
   return {
     maxRssMb: () => Math.round(max),
     peakMb: () => Math.round(peak),

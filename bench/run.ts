@@ -6,12 +6,12 @@
  * again against their floors in interleaved pairs. Then, on the same database: what traces cost a
  * get (tracing-cost.ts), what events cost a create (events-cost.ts), the
  * deployment variants, the request log's cost (request-log-cost.ts), what anonymous readers of the public pages cost a get (public-pages.ts), the topology variants, capacity with 1, 2 and 4
- * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag, bounded answers (bounded-answers.ts) and the token
+ * processes direct and through PgBouncer (capacity.ts), the webhook delivery lag, bounded answers (bounded-answers.ts), documents' uploads and downloads beside their floor (documents-bench.ts) and the token
  * endpoint under a flood (token-flood.ts). Not part of the test run. Environment:
  * BENCH_ROWS, BENCH_SECONDS (8), BENCH_CONNECTIONS (20), BENCH_LATENCY_CONNECTIONS (1), BENCH_ONLY
  * (comma-separated name words; does not write the file), BENCH_POOL_MAX (20),
  * BENCH_SERVICE_NODE_ARGS (e.g. --cpu-prof), BENCH_EVENTS / BENCH_VARIANTS / BENCH_WEBHOOKS /
- * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_PUBLIC_PAGES / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_TRACING / BENCH_TOKEN (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
+ * BENCH_FAIRNESS / BENCH_BOUNDED / BENCH_REQUEST_LOG / BENCH_PUBLIC_PAGES / BENCH_TOPOLOGY / BENCH_CAPACITY / BENCH_TRACING / BENCH_TOKEN / BENCH_DOCUMENTS (0 leaves that part out; webhook-fairness.ts: BENCH_FAIR_RATE, _SECONDS, _PAIRS), DATABASE_URL (otherwise an embedded PostgreSQL in .data/bench-postgres, on BENCH_DB_PORT or 54369).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +29,8 @@ import { formatBoundedAnswers, measureBoundedAnswers } from './bounded-answers';
 import { formatRequestLogCost, measureRequestLogCost } from './request-log-cost';
 import { formatTokenFlood, measureTokenFlood } from './token-flood';
 import { formatPublicPages, measurePublicPages } from './public-pages';
+import { measureDocuments } from './documents-bench';
+import { formatDocuments } from './documents-report';
 import { measureCapacity } from './capacity';
 import { formatCapacity } from './capacity-report';
 import { formatResults, withHandWrittenNotes, type Measurement } from './report';
@@ -200,6 +202,10 @@ async function main(): Promise<void> {
     const bounded =
       !selected('bounded answers') || process.env.BENCH_BOUNDED === '0' ? '' : formatBoundedAnswers(await measureBoundedAnswers(bench, env, SECONDS));
     const tokenFlood = !selected('token flood') || process.env.BENCH_TOKEN === '0' ? '' : formatTokenFlood(await measureTokenFlood(bench, env));
+    const documents =
+      !selected('documents') || process.env.BENCH_DOCUMENTS === '0'
+        ? ''
+        : formatDocuments(await measureDocuments({ database: bench, baseEnv: env, seconds: SECONDS, connections: CONNECTIONS }));
     const report =
       formatResults(
         measurements,
@@ -223,7 +229,8 @@ async function main(): Promise<void> {
       webhooks +
       fairness +
       bounded +
-      tokenFlood;
+      tokenFlood +
+      documents;
     console.log(report);
     if (!process.env.BENCH_ONLY) {
       const file = path.join(PROJECT_ROOT, 'bench', 'results.md');

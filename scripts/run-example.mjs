@@ -55,6 +55,8 @@ async function main() {
     if (code !== 0) problems.push(`the example exited with ${code}`);
     if (!/now: rental insurance \d+: active/.test(output)) problems.push('the guarantee did not become active');
     if (!/already submitted: same guarantee/.test(output)) problems.push('the repeated submission was not answered by the replay');
+    if (!/attached 1 document\(s\): comprovante-renda\.pdf \(application\/pdf/.test(output)) problems.push("the tenant's document was not attached");
+    if (!/contract downloaded to .* bytes, SHA-256 [0-9a-f]{16}\.\.\., checked\)/.test(output)) problems.push('the contract was not downloaded');
     if (leaked) problems.push('the example printed the client secret or an access token');
     if (problems.length > 0) {
       console.error(`example: FAILED: ${problems.join('; ')}`);

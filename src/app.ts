@@ -29,6 +29,7 @@ import type { BackOfficeWork } from './back-office/api/back-office-work';
 import { partnerApi } from './partner/partner-api';
 import { healthApi } from './health/health-api';
 import { trustIncomingTraceContext } from './tracing/tracing';
+import { documentServices } from './guarantees/documents/document-services';
 import type { Lifecycle } from './health/lifecycle';
 import type { ReplicaReads } from './database/replica-reads';
 import type { ReadinessCheck } from './health/readiness';
@@ -112,6 +113,8 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     perAgency: config.ANSWER_BYTES_PER_AGENCY,
     waitMs: config.DATABASE_POOL_WAIT_MS,
   });
+  // One set of document stores per process, shared by both APIs (issue 35).
+  const documents = documentServices(deps.db, config);
   const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, how: MountOptions = {}) =>
     app.use(
       basePath,
@@ -135,14 +138,15 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
         onAnswered: deps.onAnswered,
         requestLog: how.requestLog,
         consolePagesOnly: how.consolePagesOnly ?? false,
+        uploads: documents.staging,
       }),
     );
   // Load balancers probe health without a token, from few addresses: no anonymous quota there.
   await mount('/health', healthApi(deps.ready), { countAnonymous: false });
   // Only the partner API's requests go to the agencies' request log.
-  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config), { requestLog: deps.requestLog });
+  await mount(config.API_BASE_PATH, deps.apis?.partner ?? partnerApi(config, documents), { requestLog: deps.requestLog });
   // The internal back-office API: its own document and scopes, the same pipeline.
-  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, deps.db));
+  await mount(config.BACK_OFFICE_BASE_PATH, deps.apis?.backOffice ?? backOfficeApi(config, documents, deps.db));
   // Issue 37: the console, its sessions' API (openapi/console.yaml) and its pages.
   await mount(`${config.CONSOLE_BASE_PATH}/api`, consoleApi(config, deps.db), { consolePagesOnly: true });
   app.use(config.CONSOLE_BASE_PATH, consolePages(config.BACK_OFFICE_BASE_PATH));

@@ -422,6 +422,29 @@ const webhooks = {
   }),
 } satisfies Settings;
 
+const documents = {
+  DOCUMENT_STORE_URL: text({
+    pattern: '^s3://[^/?#]+',
+    accepts: '`s3://<bucket>[/<prefix>][?endpoint=<url>&region=<region>]`',
+    unset: 'PostgreSQL',
+    meaning:
+      "Where documents' bytes go ([documents](documents.md)): unset, PostgreSQL (a table of their own, in chunks); an S3-compatible object store, its credentials from `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (or the SDK's other sources)",
+  }),
+  DOCUMENT_BYTES_PER_AGENCY_PER_DAY: integer({
+    default: 1_073_741_824,
+    min: 1,
+    max: 1_099_511_627_776,
+    meaning:
+      'Bytes of documents an agency may upload per calendar day (America/Sao_Paulo); beyond it, `429 document_quota_exceeded`, refused before the body is read',
+  }),
+  DOCUMENT_RETENTION_DAYS: integer({
+    default: 1825,
+    min: 1,
+    max: 36_500,
+    meaning: "Days after a guarantee is archived when its documents' bytes are deleted (their names and digests stay in the history)",
+  }),
+} satisfies Settings;
+
 const consoleSettings = {
   CONSOLE_BASE_PATH: text({
     ...basePath,
@@ -466,6 +489,7 @@ export const CONFIG_SECTIONS = [
   { title: "Agencies' request log", settings: requestLog },
   { title: 'Scheduler and sandbox', settings: lifecycle },
   { title: 'Webhooks', settings: webhooks },
+  { title: 'Documents', settings: documents },
   { title: 'Console', settings: consoleSettings },
 ] as const;
 
@@ -478,6 +502,7 @@ export const SETTINGS = {
   ...requestLog,
   ...lifecycle,
   ...webhooks,
+  ...documents,
   ...consoleSettings,
 };
 

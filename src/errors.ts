@@ -69,6 +69,7 @@ const PATH_RESOURCES: Record<string, string> = {
   deliveryId: 'Webhook delivery',
   credentialId: 'Credential',
   secretId: 'Secret',
+  documentId: 'Document',
 };
 
 /** 404 for path parameter `name` whose value names nothing (malformed, or not canonical). */

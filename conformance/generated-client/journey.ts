@@ -3,13 +3,29 @@
  * generator, @hey-api/openapi-ts (scripts/generated-client-journey.mjs generates it into ./sdk,
  * type-checks this file against it, then runs it against a fresh sandbox service). It uses the
  * generated SDK the way a partner would, with the document's advice for generated clients:
- * `_links.next.query` to page, `304` checked before `error`, headers read from `response.headers`.
+ * `_links.next.query` to page, `304` checked before `error`, headers read from `response.headers`,
+ * a document attached from a `File` (multipart) and downloaded as a `Blob` (`parseAs: 'blob'`).
  * A document change that breaks any of this fails CI: at compile time (a type or name gone) or here.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { client } from './sdk/client.gen';
-import { createRentalInsurance, getRentalInsurance, listEvents, listRentalInsurances, patchRentalInsurance } from './sdk/sdk.gen';
-import type { Event, ListEventsData, RentalInsuranceCreate, RentalInsuranceStatusChangedWebhookPayload, WebhookTestWebhookPayload } from './sdk/types.gen';
+import {
+  attachRentalInsuranceDocuments,
+  createRentalInsurance,
+  getRentalInsurance,
+  getRentalInsuranceDocument,
+  listEvents,
+  listRentalInsuranceDocuments,
+  listRentalInsurances,
+  patchRentalInsurance,
+} from './sdk/sdk.gen';
+import type {
+  Event,
+  ListEventsData,
+  RentalInsuranceCreate,
+  RentalInsuranceStatusChangedWebhookPayload,
+  WebhookTestWebhookPayload,
+} from './sdk/types.gen';
 
 const env = (name: string) => process.env[name] ?? fail(`set ${name}`);
 function fail(message: string): never {
@@ -62,7 +78,10 @@ async function main(): Promise<void> {
   const etag = created.response.headers.get('etag');
   check(etag === 'W/"1"' && created.response.headers.get('idempotent-replay') === 'false', `create headers: ETag ${etag}`);
   const replay = await createRentalInsurance({ body, headers: { 'Idempotency-Key': key } });
-  check(replay.data?.id === created.data.id && replay.response.headers.get('idempotent-replay') === 'true', 'the same write again is answered by the replay');
+  check(
+    replay.data?.id === created.data.id && replay.response.headers.get('idempotent-replay') === 'true',
+    'the same write again is answered by the replay',
+  );
   step(`create ${created.data.id} (201, ETag ${etag}), and its replay (Idempotent-Replay: true, read from response.headers)`);
 
   const unchanged = await getRentalInsurance({ path: { id: created.data.id }, headers: { 'If-None-Match': etag } });
@@ -77,9 +96,40 @@ async function main(): Promise<void> {
   });
   check(patched.data?.condoFee === 900, `patch: ${patched.response.status} ${JSON.stringify(patched.error)}`);
   check(patched.response.headers.get('etag') === 'W/"2"', 'patch: ETag W/"2"');
-  const stale = await patchRentalInsurance({ path: { id: created.data.id }, body: { condoFee: 1000 }, headers: { 'Idempotency-Key': randomUUID(), 'If-Match': etag } });
+  const stale = await patchRentalInsurance({
+    path: { id: created.data.id },
+    body: { condoFee: 1000 },
+    headers: { 'Idempotency-Key': randomUUID(), 'If-Match': etag },
+  });
   check(stale.response.status === 412 && stale.error?.code === 'precondition_failed', `stale If-Match: ${stale.response.status}`);
   step('merge patch with If-Match (200, W/"2"); a stale tag is a typed 412 precondition_failed');
+
+  // A document: the multipart body from a File (its name is the part's filename), the bytes back as a Blob.
+  const pdf = Buffer.from(`%PDF-1.4\n% generated client ${randomUUID()}\ntrailer << >>\n%%EOF\n`);
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const attached = await attachRentalInsuranceDocuments({
+    path: { id: created.data.id },
+    body: { file: [new File([pdf], 'comprovante-renda.pdf', { type: 'application/pdf' })], comment: 'Comprovante de renda.' },
+    headers: { 'Idempotency-Key': randomUUID() },
+  });
+  check(attached.response.status === 201 && attached.data, `attach: ${attached.response.status} ${JSON.stringify(attached.error)}`);
+  const document = attached.data.documents[0];
+  check(
+    document?.fileName === 'comprovante-renda.pdf' && document.sha256 === sha256,
+    `attach: the entry lists ${JSON.stringify(attached.data.documents)}`,
+  );
+  const listedDocuments = await listRentalInsuranceDocuments({ path: { id: created.data.id } });
+  check(
+    listedDocuments.data?._embedded.documents.some((one) => one.id === document.id),
+    'documents: the list holds the one attached',
+  );
+  const downloaded = await getRentalInsuranceDocument({ path: { id: created.data.id, documentId: document.id }, parseAs: 'blob' });
+  check(downloaded.response.status === 200 && downloaded.data, `download: ${downloaded.response.status}`);
+  const bytes = Buffer.from(await downloaded.data.arrayBuffer());
+  const digest = /sha-256=:([^:]+):/.exec(downloaded.response.headers.get('repr-digest') ?? '')?.[1];
+  check(createHash('sha256').update(bytes).digest('hex') === sha256, 'download: the bytes are the ones sent');
+  check(digest !== undefined && Buffer.from(digest, 'base64').toString('hex') === sha256, 'download: Repr-Digest names their SHA-256');
+  step(`document ${document.id} attached (multipart from a File), listed, downloaded as a Blob and checked against Repr-Digest`);
 
   const second = await createRentalInsurance({ body: guarantee(property), headers: { 'Idempotency-Key': randomUUID() } });
   check(second.data, `second create: ${second.response.status}`);
@@ -98,7 +148,9 @@ async function main(): Promise<void> {
   for (let reads = 0; reads < 100 && !found; reads += 1) {
     const page = await eventsPage(query);
     check(page.data, `events: ${page.response.status}`);
-    found = page.data._embedded.events.find((event) => event.type === 'rental_insurance.status_changed' && event.data.rentalInsurance.id === second.data!.id);
+    found = page.data._embedded.events.find(
+      (event) => event.type === 'rental_insurance.status_changed' && event.data.rentalInsurance.id === second.data!.id,
+    );
     if (page.data._embedded.events.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     query = page.data._links.next.query;
   }

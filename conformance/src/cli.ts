@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Contract } from './contract.js';
+import { documentSteps } from './document-steps.js';
 import { financialSteps } from './financial-steps.js';
 import { guaranteeSteps } from './guarantee-steps.js';
 import { lifecycleSteps } from './lifecycle-steps.js';
@@ -57,11 +58,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!baseUrl || !authUrl || !clientId || !clientSecret) {
-    console.error(`missing ${['base-url', 'auth-url', 'client-id'].filter((name) => !values[name as 'base-url']).map((name) => `--${name}`).concat(clientSecret ? [] : ['--client-secret (or RG_CLIENT_SECRET)']).join(', ')}\n\n${USAGE}`);
+    console.error(
+      `missing ${['base-url', 'auth-url', 'client-id']
+        .filter((name) => !values[name as 'base-url'])
+        .map((name) => `--${name}`)
+        .concat(clientSecret ? [] : ['--client-secret (or RG_CLIENT_SECRET)'])
+        .join(', ')}\n\n${USAGE}`,
+    );
     return 2;
   }
   if (clientId.startsWith('prd_')) {
-    console.error('partner-conformance: refused: this is a production client ID. The kit creates and accepts guarantees; run it against the sandbox with sbx_ credentials.');
+    console.error(
+      'partner-conformance: refused: this is a production client ID. The kit creates and accepts guarantees; run it against the sandbox with sbx_ credentials.',
+    );
     return 2;
   }
   redactor.add(clientSecret);
@@ -92,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   const meta = { title: contract.title, contractVersion: contract.version, contractSource, baseUrl };
   say(header(meta));
   let index = 0;
-  const steps = [tokenStep({ authUrl, clientId, clientSecret }), ...guaranteeSteps, ...lifecycleSteps, ...financialSteps];
+  const steps = [tokenStep({ authUrl, clientId, clientSecret }), ...guaranteeSteps, ...documentSteps, ...lifecycleSteps, ...financialSteps];
   const records = await runSteps(steps, session, state, (record) => {
     redactor.add(session.token);
     say(stepLine(record, index++));

@@ -11,6 +11,8 @@ export interface Exchange {
   status: number;
   headers: Headers;
   bodyText: string;
+  /** The body's bytes as received (a document's, for its digest). */
+  bytes: Buffer;
   json: unknown;
   durationMs: number;
 }
@@ -27,6 +29,8 @@ export interface StepRecord {
 export interface CallOptions {
   headers?: Record<string, string>;
   body?: unknown;
+  /** A multipart/form-data body (fetch writes it and its boundary). */
+  form?: FormData;
   contentType?: string;
   /** Statuses this step expects; anything else is a problem of the step. */
   expect?: number[];
@@ -68,16 +72,26 @@ export class Session {
   async call(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<Exchange> {
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (!options.anonymous && this.token) headers['Authorization'] = `Bearer ${this.token}`;
-    let body: string | undefined;
+    let body: string | FormData | undefined = options.form;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['Content-Type'] = options.contentType ?? 'application/json';
     }
     const started = Date.now();
     const response = await fetch(`${this.baseUrl}${pathAndQuery}`, { method, headers, body, signal: AbortSignal.timeout(30_000) });
-    const bodyText = await response.text();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const bodyText = bytes.toString('utf8');
     const path = pathAndQuery.split('?')[0]!;
-    const exchange: Exchange = { method, path, status: response.status, headers: response.headers, bodyText, json: parse(bodyText), durationMs: Date.now() - started };
+    const exchange: Exchange = {
+      method,
+      path,
+      status: response.status,
+      headers: response.headers,
+      bodyText,
+      bytes,
+      json: parse(bodyText),
+      durationMs: Date.now() - started,
+    };
     this.#step?.exchanges.push({ method, path, status: response.status, durationMs: exchange.durationMs });
     const where = `${method} ${path} -> ${response.status}`;
     for (const problem of this.contract.problemsOf({ method, path, status: response.status, headers: response.headers, bodyText })) {
@@ -108,7 +122,10 @@ function errorSummary(exchange: Exchange): string {
 
 /** A field of a JSON body, for checks (undefined when absent). */
 export function field<T = unknown>(json: unknown, ...path: Array<string | number>): T | undefined {
-  return path.reduce<unknown>((node, key) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string | number, unknown>)[key]), json) as T | undefined;
+  return path.reduce<unknown>(
+    (node, key) => (node === null || typeof node !== 'object' ? undefined : (node as Record<string | number, unknown>)[key]),
+    json,
+  ) as T | undefined;
 }
 
 /** The items of a page's `_embedded` list (empty when the body is not such a page). */

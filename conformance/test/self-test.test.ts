@@ -21,7 +21,10 @@ let service: SandboxService;
 before(async () => {
   fs.mkdirSync(OUT, { recursive: true });
   // The sandbox reviewer and signers act within about a second, so that a journey takes seconds.
-  service = await startSandboxService({ name: 'conformance', env: { SCHEDULER_INTERVAL_MS: '500', SANDBOX_REVIEW_DELAY_SECONDS: '1', SANDBOX_SIGNING_DELAY_SECONDS: '1' } });
+  service = await startSandboxService({
+    name: 'conformance',
+    env: { SCHEDULER_INTERVAL_MS: '500', SANDBOX_REVIEW_DELAY_SECONDS: '1', SANDBOX_SIGNING_DELAY_SECONDS: '1' },
+  });
 });
 after(() => service?.stop());
 
@@ -35,9 +38,27 @@ interface Run {
 function kit(origin: string, name: string, extra: string[] = []): Promise<Run> {
   const junit = path.join(OUT, `${name}.xml`);
   fs.rmSync(junit, { force: true });
-  const args = [CLI, '--base-url', `${origin}/rental-guarantee`, '--auth-url', `${origin}/auth`, '--client-id', service.clientId, '--junit', junit, '--poll-interval', '0.5', '--sandbox-timeout', '60', ...extra];
+  const args = [
+    CLI,
+    '--base-url',
+    `${origin}/rental-guarantee`,
+    '--auth-url',
+    `${origin}/auth`,
+    '--client-id',
+    service.clientId,
+    '--junit',
+    junit,
+    '--poll-interval',
+    '0.5',
+    '--sandbox-timeout',
+    '60',
+    ...extra,
+  ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, RG_CLIENT_SECRET: service.clientSecret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, RG_CLIENT_SECRET: service.clientSecret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -58,7 +79,7 @@ test('the kit passes against our sandbox, validating against the document the de
   const run = await kit(service.origin, 'sandbox');
   assert.equal(run.code, 0, run.output);
   assert.match(run.output, /CONFORMANT: every step passed/);
-  assert.match(run.junit, /<testsuites name="partner-conformance" tests="20" failures="0" errors="0" skipped="0"/);
+  assert.match(run.junit, /<testsuites name="partner-conformance" tests="21" failures="0" errors="0" skipped="0"/);
   assertNoSecrets(run);
 });
 
@@ -67,13 +88,27 @@ const cases: Array<{ label: string; step: string; problem: RegExp; corruption: C
     label: 'a body field removed',
     step: 'read the guarantee (and poll it with If-None-Match)',
     problem: /GET \/v1\/rental-insurances\/\d+ -> 200: out of contract: body must have required property 'coTenants'/,
-    corruption: { method: 'GET', path: /^\/rental-guarantee\/v1\/rental-insurances\/\d+$/, change: (answer) => delete (answer.body as Record<string, unknown>)['coTenants'] },
+    corruption: {
+      method: 'GET',
+      path: /^\/rental-guarantee\/v1\/rental-insurances\/\d+$/,
+      change: (answer) => delete (answer.body as Record<string, unknown>)['coTenants'],
+    },
   },
   {
     label: 'a required header removed',
     step: 'comment on the guarantee',
     problem: /POST \/v1\/rental-insurances\/\d+\/comments -> 201: out of contract: header Idempotent-Replay is required and missing/,
     corruption: { method: 'POST', path: /\/comments$/, change: (answer) => delete answer.headers['idempotent-replay'] },
+  },
+  {
+    label: "a document's digest removed",
+    step: 'attach, list and download a document (SHA-256 checked)',
+    problem: /POST \/v1\/rental-insurances\/\d+\/documents -> 201: out of contract: body\.documents\.0 must have required property 'sha256'/,
+    corruption: {
+      method: 'POST',
+      path: /\/documents$/,
+      change: (answer) => delete (answer.body as { documents: Array<Record<string, unknown>> }).documents[0]!['sha256'],
+    },
   },
   {
     label: 'an undeclared status',
@@ -93,7 +128,10 @@ for (const { label, step, problem, corruption } of cases) {
       assert.deepEqual(failedSteps(run), [step], run.output);
       assert.match(run.output, problem);
       assert.match(run.output, new RegExp(`FAILED steps: "${step.replace(/[()]/g, '\\$&')}"`));
-      assert.match(run.junit, new RegExp(`<testcase classname="partner-conformance" name="\\d+ ${step.replace(/[()]/g, '\\$&')}" time="[\\d.]+">\\n {6}<failure `));
+      assert.match(
+        run.junit,
+        new RegExp(`<testcase classname="partner-conformance" name="\\d+ ${step.replace(/[()]/g, '\\$&')}" time="[\\d.]+">\\n {6}<failure `),
+      );
       assertNoSecrets(run);
     } finally {
       await proxy.close();

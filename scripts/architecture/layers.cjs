@@ -32,7 +32,7 @@ const LAYERS = [
     name: 'features',
     units: ['guarantees/', 'webhooks/', 'request-log/', 'people/'],
     holds:
-      "guarantees (status machine, writes, review actions, history), webhook endpoints and delivery, the agencies' request log (stored, read, pruned), the console's people (invitations, passkeys and their ceremonies, sign-in limits)",
+      "guarantees (status machine, writes, review actions, history, their documents and the stores of their bytes), webhook endpoints and delivery, the agencies' request log (stored, read, pruned), the console's people (invitations, passkeys and their ceremonies, sign-in limits)",
   },
   { name: 'ledger', units: ['financial/'], holds: 'ledger, balance, daily summaries, statement entries' },
   { name: 'events', units: ['events/'], holds: 'the transactional outbox (`emitEvent`) and the event feed' },

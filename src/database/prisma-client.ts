@@ -4,7 +4,8 @@
  * tagged raw SQL where a measured hot path needs it. The pool under it is created here so that its
  * occupancy can be observed (metrics), its connections keep their statements prepared
  * (statement-cache.ts) unless a pooler is in between, and a lost and regained database is logged
- * once (outage-log.ts); nothing else queries through it.
+ * once (outage-log.ts); nothing else queries through it, but the statements that carry a
+ * document's bytes (`bytesQuery`).
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -60,4 +61,18 @@ export function createDatabaseClient(connectionString: string, options: Database
 export function poolStatistics(db: Database): PoolStatistics {
   const pool = pools.get(db);
   return { total: pool?.totalCount ?? 0, idle: pool?.idleCount ?? 0, waiting: pool?.waitingCount ?? 0 };
+}
+
+/**
+ * One statement on the client's own pool through the pg driver, for the statements that carry a
+ * document's bytes outside any transaction (documents/postgres-store.ts). Through Prisma, a bytea
+ * parameter is copied several times on its way through the query compiler (JSON, WebAssembly) and
+ * a bytea result comes back as a JavaScript array of numbers: concurrent uploads and downloads of
+ * large documents needed more heap than the service has. Here a Buffer parameter is sent as it is
+ * and a bytea column is read back as a Buffer.
+ */
+export async function bytesQuery<Row>(db: Database, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('bytesQuery needs a client made by createDatabaseClient');
+  return (await pool.query<Row & pg.QueryResultRow>(text, values)).rows;
 }

@@ -13,6 +13,7 @@ export const READ_SCOPE_OF_TYPE: Readonly<Record<EventType, Scope>> = {
   'rental_insurance.signature_changed': 'ri:rental-insurances:read',
   'rental_insurance.comment_added': 'ri:rental-insurances:read',
   'rental_insurance.contract_reissued': 'ri:rental-insurances:read',
+  'rental_insurance.documents_attached': 'ri:rental-insurances:read',
   'statement_entry.created': 'ri:financial:read',
 };
 

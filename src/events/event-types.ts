@@ -8,6 +8,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'rental_insurance.signature_changed',
   'rental_insurance.comment_added',
   'rental_insurance.contract_reissued',
+  'rental_insurance.documents_attached',
   'statement_entry.created',
 ];
 

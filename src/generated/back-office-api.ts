@@ -110,7 +110,9 @@ export interface paths {
         /**
          * Decline a proposal
          * @description `under_review` to `declined` (a closed status). The optional comment is what the partner reads in
-         *     the history (default `Proposal declined.`). The body may be omitted.
+         *     the history (default `Proposal declined.`). The body may be omitted. Sent as
+         *     `multipart/form-data` (a `comment` part and one to five `file` parts, with the upload rules of
+         *     `POST .../documents`), the decline's history entry carries the files.
          */
         post: operations["declineRentalInsurance"];
         delete?: never;
@@ -132,7 +134,10 @@ export interface paths {
          * Request more information
          * @description `under_review` to `information_requested`. The comment (required) tells the partner what is
          *     missing; the partner reads it in the history and answers by changing the guarantee's data, which
-         *     returns it to review.
+         *     returns it to review, or by attaching the documents asked for. Sent as `multipart/form-data`
+         *     (a `comment` part and one to five `file` parts: a checklist, a form to fill in and return,
+         *     with the upload rules of `POST .../documents`), the request's history entry carries the files
+         *     and the partner is told by the event `rental_insurance.documents_attached`.
          */
         post: operations["requestRentalInsuranceInformation"];
         delete?: never;
@@ -157,6 +162,97 @@ export interface paths {
          *     it answers no `ETag` and `Service-Effects: none`.
          */
         post: operations["createStaffComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rental-insurances/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents of a guarantee
+         * @description Every document attached to the guarantee's history (files the agency or a reviewer attached,
+         *     and the contracts the service rendered), of any agency, newest first, paged like the guarantee list
+         *     (`page`, `pageSize` default 20, clamped to 1..200). A guarantee holds at most 100 documents.
+         */
+        get: operations["listRentalInsuranceDocumentsForReview"];
+        put?: never;
+        /**
+         * Attach documents to a guarantee
+         * @description A reviewer attaches one to five files (a checklist, a form for the partner to fill in and
+         *     return) to the guarantee's history, with an optional comment, in one new history entry
+         *     (creator: the staff member, `serviceAccount: false`) whose `documents` lists them in the
+         *     order sent. The partner sees them at once and is told by the event
+         *     `rental_insurance.documents_attached` (feed and webhooks). To attach documents to an
+         *     information request or a decline, send those operations as `multipart/form-data`.
+         *     Uploads follow the partner API's rules, the agency's daily byte quota included. Allowed in every status except `archived` (`409 invalid_state`); it changes
+         *     neither data, status nor version, so it needs no `If-Match` and returns no `ETag`;
+         *     `Service-Effects` is always `none`.
+         *
+         *     Send `multipart/form-data` (RFC 7578) with one to five parts named `file` (each with a
+         *     `filename`) and at most one part named `comment` (the rules of a comment). For example
+         *     `curl -H "Authorization: Bearer $TOKEN" -H "Idempotency-Key: $(uuidgen)" -F file=@renda.pdf
+         *     -F comment="Comprovante de renda" {base_url}/v1/rental-insurances/1045/documents`.
+         *
+         *     - **Types**: the type is decided from the file's bytes (its magic number), never from the
+         *       part's `Content-Type` or the file name. Only PDF, JPEG and PNG are kept; anything else
+         *       (HTML, SVG, a ZIP named `.pdf`...) is `415 document_type_not_allowed`, whose details name
+         *       the type detected.
+         *     - **Sizes**: each file at most 10 MB (10,485,760 bytes) and not empty; the whole request at
+         *       most 55 MB. A file or request over its limit is refused as soon as the limit is passed:
+         *       `413 document_too_large`.
+         *     - **Names**: `filename` is kept for display only and never names anything stored. A path is
+         *       reduced to its last segment (`../../renda.pdf` is `renda.pdf`), bidirectional-override
+         *       characters are removed and the name is normalised (NFC). A name with a control character
+         *       (U+0000 included), or longer than 255 bytes in UTF-8, or empty once cleaned, is
+         *       `400 validation_failed`.
+         *     - **Limits**: a guarantee holds at most 100 documents (`409 document_limit_reached`). An
+         *       agency may upload at most 1 GiB per calendar day (America/Sao_Paulo; the deployment's
+         *       `DOCUMENT_BYTES_PER_AGENCY_PER_DAY`), counted in bytes received:
+         *       `429 document_quota_exceeded` with `Retry-After` holding the seconds until the next day.
+         *     - **Idempotency** covers the bytes: the fingerprint is the method, the path, the comment and
+         *       each file's name, size and SHA-256. The same key with the same files replays the entry;
+         *       with other bytes it is `400 idempotency_key_reused`.
+         *     - Bad input (not multipart, no boundary, a truncated body, a part other than `file` or
+         *       `comment`, six files...) is a `4xx` with the error body, and stores nothing.
+         *     - Identical bytes are stored once per agency (by SHA-256), whatever their names.
+         */
+        post: operations["attachStaffDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rental-insurances/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document
+         * @description The document's bytes, exactly as stored, with the type detected when it was attached
+         *     (`application/pdf`, `image/jpeg` or `image/png`), `Content-Length`,
+         *     `Content-Disposition: attachment` with its name (RFC 6266; `filename*` carries a non-ASCII
+         *     name), a strong `ETag`, `Repr-Digest` with its SHA-256 (RFC 9530; compare it with the
+         *     document's `sha256`), `X-Content-Type-Options: nosniff` and `Content-Security-Policy:
+         *     sandbox`. `If-None-Match` naming its `ETag` answers `304 Not Modified`. The answer is
+         *     streamed: write it to a file rather than into memory. `HEAD` answers the same headers
+         *     without the bytes.
+         *
+         *     A document of another guarantee is `404 not_found`.
+         */
+        get: operations["getRentalInsuranceDocumentForReview"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1042,15 +1138,80 @@ export interface components {
              */
             createdAt: string | null;
         };
-        /** @description A document attached to a history entry. */
+        /**
+         * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
+         *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         */
         Document: {
             /**
              * Format: int64
              * @example 88123
              */
             id: number;
-            /** @example proposta-1045.pdf */
+            /**
+             * @description The name it was attached with, cleaned (see the upload); for display only.
+             * @example proposta-1045.pdf
+             */
             fileName: string | null;
+            /**
+             * @description The type detected from the bytes when it was attached.
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/jpeg" | "image/png";
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description SHA-256 of the bytes, hexadecimal (the download's `Repr-Digest` holds it in base64).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description When it was attached, RFC 3339 UTC with milliseconds.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            createdAt: string;
+            creator: components["schemas"]["Creator"];
+        };
+        /**
+         * @description The parts of a document upload (`multipart/form-data`): one to five `file` parts, each with
+         *     a `filename`, and at most one `comment`. Any other part is `400 validation_failed`.
+         */
+        DocumentUpload: {
+            file: string[];
+            /**
+             * @description A comment for the history entry (the rules of a comment).
+             * @example Comprovante de renda atualizado.
+             */
+            comment?: string;
+        };
+        /**
+         * Format: binary
+         * @description The document's bytes (at most 10 MB).
+         */
+        DocumentBytes: string;
+        /** @description One page of a guarantee's documents, newest first. `_embedded` is always present. */
+        DocumentPage: {
+            _embedded: {
+                /** @description Documents of this page, newest first (a guarantee holds at most 100). */
+                documents: components["schemas"]["Document"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description An information request sent as `multipart/form-data`, with the files the partner must read or return. */
+        InformationRequestWithDocuments: {
+            comment: string;
+            file: string[];
+        };
+        /** @description A decline sent as `multipart/form-data`, with the files that explain it. */
+        DecisionWithDocuments: {
+            comment?: string;
+            file: string[];
         };
         /**
          * @description A signature record of the contract. `url` is absent while `pending` and present in every other
@@ -1058,6 +1219,12 @@ export interface components {
          */
         Signature: {
             role: components["schemas"]["SignatureRole"];
+            /**
+             * Format: int64
+             * @description For the `document` record, the id of the current contract (a document of the guarantee); null for the signers' records.
+             * @example 88125
+             */
+            documentId: number | null;
             /**
              * @description Signer's CPF/CNPJ without punctuation; null for the `document` record.
              * @example 52998224725
@@ -1671,6 +1838,11 @@ export interface components {
          *     | `expectation_failed` | 417 | An `Expect` header other than `100-continue`. |
          *     | `unsupported_media_type` | 415 | `Content-Type` not accepted by the operation. |
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
+         *     | `malformed_multipart` | 400 | A `multipart/form-data` body without a boundary, truncated, or otherwise not RFC 7578. |
+         *     | `document_type_not_allowed` | 415 | A file's bytes are not PDF, JPEG or PNG (details name the type detected). |
+         *     | `document_too_large` | 413 | A file above 10 MB, or an upload request above 55 MB. |
+         *     | `document_limit_reached` | 409 | The guarantee already holds 100 documents. |
+         *     | `document_quota_exceeded` | 429 | The guarantee's agency uploaded its bytes of the day (`Retry-After`). |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
          */
@@ -1777,7 +1949,7 @@ export interface components {
         /**
          * @description Invalid request. Codes: `validation_failed` (details name each field), `malformed_json`,
          *     `idempotency_key_required`, `idempotency_key_invalid`, `idempotency_key_reused`,
-         *     `if_match_invalid`, `display_name_reserved` (credential creation), `bad_request`.
+         *     `if_match_invalid`, `display_name_reserved` (credential creation), `bad_request`, `malformed_multipart`.
          */
         BadRequest: {
             headers: {
@@ -1898,7 +2070,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 100 KB (102,400 bytes). Code `payload_too_large`. */
+        /**
+         * @description The request body is larger than 100 KB (102,400 bytes): code `payload_too_large`. A document
+         *     upload over its limits (10 MB per file, 55 MB per request): code `document_too_large`.
+         */
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
@@ -1921,7 +2096,8 @@ export interface components {
         };
         /**
          * @description Unsupported `Content-Type`. Code `unsupported_media_type`. Use `application/json`, and
-         *     `application/merge-patch+json` for merge patches.
+         *     `multipart/form-data` for document uploads. A document whose bytes are not PDF, JPEG or PNG:
+         *     code `document_type_not_allowed`.
          */
         UnsupportedMediaType: {
             headers: {
@@ -1943,7 +2119,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests. Code `rate_limited`. Wait at least `Retry-After` seconds. */
+        /** @description Too many requests. Code `rate_limited` (`document_quota_exceeded` on document uploads). Wait at least `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2032,7 +2208,7 @@ export interface components {
         /**
          * @description Conflict. Codes: `idempotency_key_in_use` (`Retry-After: 1`), `invalid_state` (the status
          *     machine does not allow this operation now), `already_revoked`, `credential_revoked`,
-         *     `secret_limit_reached`, `credential_limit_reached`.
+         *     `secret_limit_reached`, `credential_limit_reached, document_limit_reached`.
          */
         Conflict: {
             headers: {
@@ -2057,6 +2233,17 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+         * @example 88124
+         */
+        DocumentId: number;
+        /**
+         * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+         *     does, `*` matches), the answer is `304 Not Modified` without a body.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        DocumentIfNoneMatch: string;
         /**
          * @description Required on every `POST`. 1 to 255 visible ASCII characters (`!` to `~`), unique per logical
          *     write; a UUID is a good choice. The structured-field string form `"abc"` is accepted and
@@ -2144,6 +2331,25 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Strong entity tag of a document's bytes (its SHA-256 in hexadecimal, quoted). A document's bytes never change.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        DocumentETag: string;
+        /**
+         * @description `attachment` with the document's name (RFC 6266): `filename` holds an ASCII fallback and
+         *     `filename*` (RFC 8187, UTF-8) the exact name when it is not ASCII; without a name,
+         *     `attachment; filename="document-<id>.<ext>"`.
+         * @example attachment; filename="comprovante-renda.pdf"
+         */
+        DocumentContentDisposition: string;
+        /**
+         * @description The SHA-256 of the document's bytes (RFC 9530), `sha-256=:<base64>:`.
+         * @example sha-256=:n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=:
+         */
+        ReprDigest: string;
+        /** @description Always `sandbox`, so that a browser opening the bytes runs nothing in the API's origin. */
+        DocumentContentSecurityPolicy: "sandbox";
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
          *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
@@ -2585,6 +2791,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["DecisionComment"];
+                "multipart/form-data": components["schemas"]["DecisionWithDocuments"];
             };
         };
         responses: {
@@ -2655,6 +2862,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InformationRequest"];
+                "multipart/form-data": components["schemas"]["InformationRequestWithDocuments"];
             };
         };
         responses: {
@@ -2761,6 +2969,241 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRentalInsuranceDocumentsForReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
+                 *     `page.size` says the size applied.
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's documents, newest first (possibly empty beyond the last page). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachStaffDocuments: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`. 1 to 255 visible ASCII characters (`!` to `~`), unique per logical
+                 *     write; a UUID is a good choice. The structured-field string form `"abc"` is accepted and
+                 *     unquoted. Missing: `400 idempotency_key_required`; malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the caller's company (staff share the `back-office` company). The
+                 *     fingerprint is the method, the path and the canonical request body. Same key and fingerprint
+                 *     after a 2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true`
+                 *     (a created secret is replayed as `clientSecret: null`). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`. Requests ending in 4xx or 5xx store
+                 *     nothing. Stored responses are kept 24 hours.
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description The history entry created for the documents (or its replay). */
+            201: {
+                headers: {
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creator": {
+                     *         "name": "Ana Revisora",
+                     *         "serviceAccount": false
+                     *       },
+                     *       "comment": "Comprovante de renda atualizado.",
+                     *       "previousStatus": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "status": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "documents": [
+                     *         {
+                     *           "id": 88124,
+                     *           "fileName": "comprovante-renda.pdf",
+                     *           "contentType": "application/pdf",
+                     *           "size": 184320,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "creator": {
+                     *             "name": "Ana Revisora",
+                     *             "serviceAccount": false
+                     *           }
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-22T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRentalInsuranceDocumentForReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+                 *     does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 */
+                "If-None-Match"?: components["parameters"]["DocumentIfNoneMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+                 * @example 88124
+                 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Content-Disposition": components["headers"]["DocumentContentDisposition"];
+                    "Repr-Digest": components["headers"]["ReprDigest"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    "Content-Security-Policy": components["headers"]["DocumentContentSecurityPolicy"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["DocumentBytes"];
+                    "image/jpeg": components["schemas"]["DocumentBytes"];
+                    "image/png": components["schemas"]["DocumentBytes"];
+                };
+            };
+            /** @description Not modified. `If-None-Match` names the document's `ETag`; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

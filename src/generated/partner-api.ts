@@ -135,6 +135,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rental-insurances/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents of a guarantee
+         * @description Every document attached to the guarantee's history (files the agency or a reviewer attached,
+         *     and the contracts the service rendered), newest first, paged like the guarantee list
+         *     (`page`, `pageSize` default 20, clamped to 1..200). A guarantee holds at most 100 documents.
+         */
+        get: operations["listRentalInsuranceDocuments"];
+        put?: never;
+        /**
+         * Attach documents to a guarantee
+         * @description Attaches one to five files (the tenant's identity and income proofs, the property's
+         *     registration, a form a reviewer asked for) to the guarantee's history, with an optional
+         *     comment, in one new history entry whose `documents` lists them in the order sent. Reviewers
+         *     see them at once. Allowed in every status except `archived` (`409 invalid_state`); it changes
+         *     neither data, status nor version, so it needs no `If-Match` and returns no `ETag`;
+         *     `Service-Effects` is always `none`.
+         *
+         *     Send `multipart/form-data` (RFC 7578) with one to five parts named `file` (each with a
+         *     `filename`) and at most one part named `comment` (the rules of a comment). For example
+         *     `curl -H "Authorization: Bearer $TOKEN" -H "Idempotency-Key: $(uuidgen)" -F file=@renda.pdf
+         *     -F comment="Comprovante de renda" {base_url}/v1/rental-insurances/1045/documents`.
+         *
+         *     - **Types**: the type is decided from the file's bytes (its magic number), never from the
+         *       part's `Content-Type` or the file name. Only PDF, JPEG and PNG are kept; anything else
+         *       (HTML, SVG, a ZIP named `.pdf`...) is `415 document_type_not_allowed`, whose details name
+         *       the type detected.
+         *     - **Sizes**: each file at most 10 MB (10,485,760 bytes) and not empty; the whole request at
+         *       most 55 MB. A file or request over its limit is refused as soon as the limit is passed:
+         *       `413 document_too_large`.
+         *     - **Names**: `filename` is kept for display only and never names anything stored. A path is
+         *       reduced to its last segment (`../../renda.pdf` is `renda.pdf`), bidirectional-override
+         *       characters are removed and the name is normalised (NFC). A name with a control character
+         *       (U+0000 included), or longer than 255 bytes in UTF-8, or empty once cleaned, is
+         *       `400 validation_failed`.
+         *     - **Limits**: a guarantee holds at most 100 documents (`409 document_limit_reached`). An
+         *       agency may upload at most 1 GiB per calendar day (America/Sao_Paulo; the deployment's
+         *       `DOCUMENT_BYTES_PER_AGENCY_PER_DAY`), counted in bytes received:
+         *       `429 document_quota_exceeded` with `Retry-After` holding the seconds until the next day.
+         *       Once the day's bytes are spent, an upload is refused before its body is read (the
+         *       connection is closed: do not send the rest); a retry with the `Idempotency-Key` of an
+         *       upload that succeeded is still answered with its replay.
+         *     - **Idempotency** covers the bytes: the fingerprint is the method, the path, the comment and
+         *       each file's name, size and SHA-256. The same key with the same files replays the entry;
+         *       with other bytes it is `400 idempotency_key_reused`.
+         *     - Bad input (not multipart, no boundary, a truncated body, a part other than `file` or
+         *       `comment`, six files...) is a `4xx` with the error body, and stores nothing.
+         *     - Identical bytes are stored once per agency (by SHA-256), whatever their names.
+         */
+        post: operations["attachRentalInsuranceDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rental-insurances/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document
+         * @description The document's bytes, exactly as stored, with the type detected when it was attached
+         *     (`application/pdf`, `image/jpeg` or `image/png`), `Content-Length`,
+         *     `Content-Disposition: attachment` with its name (RFC 6266; `filename*` carries a non-ASCII
+         *     name), a strong `ETag`, `Repr-Digest` with its SHA-256 (RFC 9530; compare it with the
+         *     document's `sha256`), `X-Content-Type-Options: nosniff` and `Content-Security-Policy:
+         *     sandbox`. `If-None-Match` naming its `ETag` answers `304 Not Modified`. The answer is
+         *     streamed: write it to a file rather than into memory. `HEAD` answers the same headers
+         *     without the bytes.
+         *
+         *     A document of another guarantee, or of another agency's, is `404 not_found`.
+         */
+        get: operations["getRentalInsuranceDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rental-insurances/{id}/signatures": {
         parameters: {
             query?: never;
@@ -884,6 +975,29 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    rentalInsuranceDocumentsAttached: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * rental_insurance.documents_attached: Documents were attached to a guarantee
+         * @description A history entry with documents: files a reviewer attached (alone, or with an information request or a decline: creator `serviceAccount: false`), files one of the agency's own credentials attached, or the contract the service rendered when a proposal was accepted or the contract reissued (creator `system`). `data.historyEntry.documents` lists them; download each with `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         *
+         *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.documents_attached`, signed as described
+         *     in *Webhooks*; the same event is listed by `GET /v1/events`.
+         */
+        post: operations["rentalInsuranceDocumentsAttached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     statementEntryCreated: {
         parameters: {
             query?: never;
@@ -1391,15 +1505,70 @@ export interface components {
              */
             createdAt: string | null;
         };
-        /** @description A document attached to a history entry. */
+        /**
+         * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
+         *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         */
         Document: {
             /**
              * Format: int64
              * @example 88123
              */
             id: number;
-            /** @example proposta-1045.pdf */
+            /**
+             * @description The name it was attached with, cleaned (see the upload); for display only.
+             * @example proposta-1045.pdf
+             */
             fileName: string | null;
+            /**
+             * @description The type detected from the bytes when it was attached.
+             * @enum {string}
+             */
+            contentType: "application/pdf" | "image/jpeg" | "image/png";
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             * @example 184320
+             */
+            size: number;
+            /**
+             * @description SHA-256 of the bytes, hexadecimal (the download's `Repr-Digest` holds it in base64).
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description When it was attached, RFC 3339 UTC with milliseconds.
+             * @example 2026-11-22T10:15:30.123Z
+             */
+            createdAt: string;
+            creator: components["schemas"]["Creator"];
+        };
+        /**
+         * @description The parts of a document upload (`multipart/form-data`): one to five `file` parts, each with
+         *     a `filename`, and at most one `comment`. Any other part is `400 validation_failed`.
+         */
+        DocumentUpload: {
+            file: string[];
+            /**
+             * @description A comment for the history entry (the rules of a comment).
+             * @example Comprovante de renda atualizado.
+             */
+            comment?: string;
+        };
+        /**
+         * Format: binary
+         * @description The document's bytes (at most 10 MB).
+         */
+        DocumentBytes: string;
+        /** @description One page of a guarantee's documents, newest first. `_embedded` is always present. */
+        DocumentPage: {
+            _embedded: {
+                /** @description Documents of this page, newest first (a guarantee holds at most 100). */
+                documents: components["schemas"]["Document"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
         };
         /**
          * @description A signature record of the contract. `url` is absent while `pending` and present in every other
@@ -1407,6 +1576,13 @@ export interface components {
          */
         Signature: {
             role: components["schemas"]["SignatureRole"];
+            /**
+             * Format: int64
+             * @description For the `document` record, the id of the current contract (a document of the guarantee:
+             *     `GET /v1/rental-insurances/{id}/documents/{documentId}`); null for the signers' records.
+             * @example 88125
+             */
+            documentId: number | null;
             /**
              * @description Signer's CPF/CNPJ without punctuation; null for the `document` record.
              * @example 52998224725
@@ -1606,7 +1782,7 @@ export interface components {
          *     `POST /v1/webhook-endpoints/{endpointId}/test` and cannot be subscribed to.
          * @enum {string}
          */
-        WebhookEventType: "rental_insurance.status_changed" | "rental_insurance.signature_changed" | "rental_insurance.comment_added" | "rental_insurance.contract_reissued" | "statement_entry.created";
+        WebhookEventType: "rental_insurance.status_changed" | "rental_insurance.signature_changed" | "rental_insurance.comment_added" | "rental_insurance.contract_reissued" | "rental_insurance.documents_attached" | "statement_entry.created";
         WebhookEndpointCreate: {
             /**
              * Format: uri
@@ -1840,6 +2016,15 @@ export interface components {
                 rentalInsurance: components["schemas"]["RentalInsurance"];
             };
         };
+        RentalInsuranceDocumentsAttachedEvent: components["schemas"]["EventEnvelope"] & {
+            /** @constant */
+            type?: "rental_insurance.documents_attached";
+            data?: {
+                /** Format: int64 */
+                rentalInsuranceId: number;
+                historyEntry: components["schemas"]["HistoryEntry"];
+            };
+        };
         StatementEntryCreatedEvent: components["schemas"]["EventEnvelope"] & {
             /** @constant */
             type?: "statement_entry.created";
@@ -1859,7 +2044,7 @@ export interface components {
             };
         };
         /** @description Any event of the feed. */
-        Event: components["schemas"]["RentalInsuranceStatusChangedEvent"] | components["schemas"]["RentalInsuranceSignatureChangedEvent"] | components["schemas"]["RentalInsuranceCommentAddedEvent"] | components["schemas"]["RentalInsuranceContractReissuedEvent"] | components["schemas"]["StatementEntryCreatedEvent"];
+        Event: components["schemas"]["RentalInsuranceStatusChangedEvent"] | components["schemas"]["RentalInsuranceSignatureChangedEvent"] | components["schemas"]["RentalInsuranceCommentAddedEvent"] | components["schemas"]["RentalInsuranceContractReissuedEvent"] | components["schemas"]["RentalInsuranceDocumentsAttachedEvent"] | components["schemas"]["StatementEntryCreatedEvent"];
         /** @description One page of the event feed. `_embedded` is always present; `_links.next` always is too. */
         EventPage: {
             _embedded: {
@@ -2006,6 +2191,11 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests (`Retry-After`). |
          *     | `idempotency_quota_exceeded` | 429 | The agency stored as many write responses as it may within the 24-hour retention (`Retry-After`). |
          *     | `comment_quota_exceeded` | 429 | The agency reached its comments of the day (`Retry-After`: seconds until the next day). |
+         *     | `malformed_multipart` | 400 | A `multipart/form-data` body without a boundary, truncated, or otherwise not RFC 7578. |
+         *     | `document_type_not_allowed` | 415 | A file's bytes are not PDF, JPEG or PNG (details name the type detected). |
+         *     | `document_too_large` | 413 | A file above 10 MB, or an upload request above 55 MB. |
+         *     | `document_limit_reached` | 409 | The guarantee already holds 100 documents. |
+         *     | `document_quota_exceeded` | 429 | The agency uploaded its bytes of the day (`Retry-After`: seconds until the next day). |
          *     | `internal_error` | 500 | Unexpected error; nothing applied. |
          *     | `service_unavailable` | 503 | Temporarily unavailable; nothing applied. |
          *
@@ -2057,7 +2247,7 @@ export interface components {
         /**
          * @description Invalid request. Codes: `bad_request`, `validation_failed` (details name each field),
          *     `malformed_json`, `idempotency_key_required`, `idempotency_key_invalid`,
-         *     `idempotency_key_reused`, `if_match_invalid`, `invalid_date_range`.
+         *     `idempotency_key_reused`, `if_match_invalid`, `invalid_date_range`, `malformed_multipart`.
          */
         BadRequest: {
             headers: {
@@ -2178,7 +2368,7 @@ export interface components {
         /**
          * @description Conflict. Codes: `idempotency_key_in_use` (a request with the same key is still executing;
          *     `Retry-After: 1`), `invalid_state` (the guarantee's status does not allow this write),
-         *     `duplicate_co_tenant`, `co_tenant_limit_reached`.
+         *     `duplicate_co_tenant`, `co_tenant_limit_reached`, `document_limit_reached`.
          */
         Conflict: {
             headers: {
@@ -2227,7 +2417,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request body is larger than 100 KB (102,400 bytes). Code `payload_too_large`. */
+        /**
+         * @description The request body is larger than 100 KB (102,400 bytes): code `payload_too_large`. A document
+         *     upload over its limits (10 MB per file, 55 MB per request): code `document_too_large`.
+         */
         PayloadTooLarge: {
             headers: {
                 "X-Correlation-Id": components["headers"]["XCorrelationId"];
@@ -2249,8 +2442,9 @@ export interface components {
             };
         };
         /**
-         * @description Unsupported `Content-Type`. Code `unsupported_media_type`. Use `application/json`, and
-         *     `application/merge-patch+json` for merge patches.
+         * @description Unsupported `Content-Type`. Code `unsupported_media_type`. Use `application/json`,
+         *     `application/merge-patch+json` for merge patches and `multipart/form-data` for document
+         *     uploads. A document whose bytes are not PDF, JPEG or PNG: code `document_type_not_allowed`.
          */
         UnsupportedMediaType: {
             headers: {
@@ -2305,7 +2499,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments) when the credential's or the agency's quota, or without a token the client address's, is spent. Wait at least `Retry-After` seconds. */
+        /** @description Too many requests. Code `rate_limited` (or `comment_quota_exceeded` on comments) when the credential's or the agency's quota, or without a token the client address's, is spent (`document_quota_exceeded` when the agency's daily document bytes are). Wait at least `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2372,6 +2566,17 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+         * @example 88124
+         */
+        DocumentId: number;
+        /**
+         * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+         *     does, `*` matches), the answer is `304 Not Modified` without a body.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        DocumentIfNoneMatch: string;
         /** @description The webhook endpoint's id (a UUID), within the token's agency. */
         WebhookEndpointId: string;
         /** @description The delivery's id (a UUID), within the endpoint. */
@@ -2515,6 +2720,25 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description Strong entity tag of a document's bytes (its SHA-256 in hexadecimal, quoted). A document's bytes never change.
+         * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         */
+        DocumentETag: string;
+        /**
+         * @description `attachment` with the document's name (RFC 6266): `filename` holds an ASCII fallback and
+         *     `filename*` (RFC 8187, UTF-8) the exact name when it is not ASCII; without a name,
+         *     `attachment; filename="document-<id>.<ext>"`.
+         * @example attachment; filename="comprovante-renda.pdf"
+         */
+        DocumentContentDisposition: string;
+        /**
+         * @description The SHA-256 of the document's bytes (RFC 9530), `sha-256=:<base64>:`.
+         * @example sha-256=:n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=:
+         */
+        ReprDigest: string;
+        /** @description Always `sandbox`, so that a browser opening the bytes runs nothing in the API's origin. */
+        DocumentContentSecurityPolicy: "sandbox";
         /**
          * @description What is left of the credential's quota (draft-ietf-httpapi-ratelimit-headers): `r` requests
          *     remain in the current window, which ends in `t` seconds, for example `default;r=1130;t=42`;
@@ -3226,7 +3450,15 @@ export interface operations {
                      *             "documents": [
                      *               {
                      *                 "id": 88123,
-                     *                 "fileName": "proposta-1045.pdf"
+                     *                 "fileName": "proposta-1045.pdf",
+                     *                 "contentType": "application/pdf",
+                     *                 "size": 52431,
+                     *                 "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *                 "createdAt": "2026-11-21T17:45:09.027Z",
+                     *                 "creator": {
+                     *                   "name": "Ana Beatriz Costa",
+                     *                   "serviceAccount": false
+                     *                 }
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-21T17:45:09.027Z"
@@ -3375,6 +3607,246 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRentalInsuranceDocuments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists (guarantees included) and fewer for lists of large items (history 50,
+                 *     deliveries 80, co-tenants 10; see *Sizes*). `page.size` says the size
+                 *     applied; follow `_links` rather than computing offsets from the size you asked for.
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's documents, newest first (possibly empty beyond the last page). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    attachRentalInsuranceDocuments: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`, `PATCH` and `DELETE`. 1 to 255 visible ASCII characters (`!` to
+                 *     `~`), unique per logical write; a UUID is a good choice. The structured-field string form
+                 *     `"abc"` is accepted and unquoted (same key as `abc`); the header value, quotes included, is at
+                 *     most 255 characters. Missing: `400 idempotency_key_required`;
+                 *     malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the agency. The fingerprint is the method, the path and the request body
+                 *     parsed and canonicalised (key order and whitespace ignored). Same key and fingerprint after a
+                 *     2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true` (before
+                 *     `If-Match` or the state are evaluated again). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`; a key held by a crashed process is
+                 *     released after a lock timeout of 30 seconds. Requests ending in 4xx or 5xx store nothing.
+                 *     Stored responses are kept 24 hours; an agency may have at most 500,000 of them at once (the
+                 *     deployment's `IDEMPOTENCY_RECORDS_PER_AGENCY`), beyond which a new write is
+                 *     `429 idempotency_quota_exceeded` with `Retry-After` (a replay still answers).
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUpload"];
+            };
+        };
+        responses: {
+            /** @description The history entry created for the documents (or its replay). */
+            201: {
+                headers: {
+                    "Service-Effects": components["headers"]["ServiceEffects"];
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "creator": {
+                     *         "name": "Imobiliária Paulista - ERP",
+                     *         "serviceAccount": true
+                     *       },
+                     *       "comment": "Comprovante de renda atualizado.",
+                     *       "previousStatus": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "status": {
+                     *         "code": "information_requested",
+                     *         "description": "Information requested"
+                     *       },
+                     *       "documents": [
+                     *         {
+                     *           "id": 88124,
+                     *           "fileName": "comprovante-renda.pdf",
+                     *           "contentType": "application/pdf",
+                     *           "size": 184320,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "createdAt": "2026-11-22T10:15:30.123Z",
+                     *           "creator": {
+                     *             "name": "Imobiliária Paulista - ERP",
+                     *             "serviceAccount": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-22T10:15:30.123Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HistoryEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRentalInsuranceDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+                 *     does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 */
+                "If-None-Match"?: components["parameters"]["DocumentIfNoneMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee. A value that is not a positive integer, or a guarantee of another agency, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+                 * @example 88124
+                 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Content-Disposition": components["headers"]["DocumentContentDisposition"];
+                    "Repr-Digest": components["headers"]["ReprDigest"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    "Content-Security-Policy": components["headers"]["DocumentContentSecurityPolicy"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["DocumentBytes"];
+                    "image/jpeg": components["schemas"]["DocumentBytes"];
+                    "image/png": components["schemas"]["DocumentBytes"];
+                };
+            };
+            /** @description Not modified. `If-None-Match` names the document's `ETag`; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listRentalInsuranceSignatures: {
         parameters: {
             query?: {
@@ -3430,6 +3902,7 @@ export interface operations {
                      *         "signatures": [
                      *           {
                      *             "role": "document",
+                     *             "documentId": 88125,
                      *             "cpfCnpj": null,
                      *             "name": null,
                      *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21",
@@ -3437,6 +3910,7 @@ export interface operations {
                      *           },
                      *           {
                      *             "role": "tenant",
+                     *             "documentId": null,
                      *             "cpfCnpj": "52998224725",
                      *             "name": "Maria José da Silva",
                      *             "url": "https://sign.rentalguarantee.example/envelopes/7f3a9c21/signers/1",
@@ -5492,12 +5966,14 @@ export interface operations {
                  *         "signatures": [
                  *           {
                  *             "role": "document",
+                 *             "documentId": 88125,
                  *             "cpfCnpj": null,
                  *             "name": null,
                  *             "status": "pending"
                  *           },
                  *           {
                  *             "role": "tenant",
+                 *             "documentId": null,
                  *             "cpfCnpj": "52998224725",
                  *             "name": "Maria José da Silva",
                  *             "status": "pending"
@@ -5704,12 +6180,14 @@ export interface operations {
                  *         "signatures": [
                  *           {
                  *             "role": "document",
+                 *             "documentId": 88125,
                  *             "cpfCnpj": null,
                  *             "name": null,
                  *             "status": "pending"
                  *           },
                  *           {
                  *             "role": "tenant",
+                 *             "documentId": null,
                  *             "cpfCnpj": "52998224725",
                  *             "name": "Maria José da Silva",
                  *             "status": "pending"
@@ -5767,6 +6245,96 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RentalInsuranceContractReissuedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx answer counts as delivered; the body is ignored (at most 64 KiB of it is read). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. The endpoint is disabled at once (`disabledReason` `gone`) and nothing more is sent to it until it is re-enabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, no answer within 10 seconds, or a redirect (never followed) is a failed attempt, retried as described in *Webhooks*. A `Retry-After` of a `429` or `503` delays the next attempt (up to 24 hours). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rentalInsuranceDocumentsAttached: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's `id`; the same on every attempt and redelivery of the event (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Space-separated signatures `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`
+                 *     under the endpoint's secret; two of them during the 24 hours after a rotation (one per
+                 *     live secret). Valid when any of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0f6b1d3e-8c2a-4b7e-9d15-3a6c2f8e0005",
+                 *       "type": "rental_insurance.documents_attached",
+                 *       "occurredAt": "2026-11-22T10:15:30.123Z",
+                 *       "agencyId": "imobiliaria-paulista",
+                 *       "apiVersion": "2.0.0",
+                 *       "cursor": "MTIzNDU2LTc5MQ",
+                 *       "data": {
+                 *         "rentalInsuranceId": 1045,
+                 *         "historyEntry": {
+                 *           "creator": {
+                 *             "name": "Ana Souza",
+                 *             "serviceAccount": false
+                 *           },
+                 *           "comment": "Preencha e devolva o formulário anexo.",
+                 *           "previousStatus": {
+                 *             "code": "under_review",
+                 *             "description": "Under review"
+                 *           },
+                 *           "status": {
+                 *             "code": "information_requested",
+                 *             "description": "Information requested"
+                 *           },
+                 *           "documents": [
+                 *             {
+                 *               "id": 88126,
+                 *               "fileName": "formulario-renda.pdf",
+                 *               "contentType": "application/pdf",
+                 *               "size": 48211,
+                 *               "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                 *               "createdAt": "2026-11-22T10:15:30.123Z",
+                 *               "creator": {
+                 *                 "name": "Ana Souza",
+                 *                 "serviceAccount": false
+                 *               }
+                 *             }
+                 *           ],
+                 *           "createdAt": "2026-11-22T10:15:30.123Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RentalInsuranceDocumentsAttachedEvent"];
             };
         };
         responses: {

@@ -16,6 +16,7 @@ import { coTenantColumns, type CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
+import type { ContractIssuer } from './documents/contract-issuer';
 
 export const MAX_CO_TENANTS = 10;
 const CONTRACTUAL_CHANGE = { type: 'partner_changed_data', monetary: false, contractual: true } as const;
@@ -48,6 +49,7 @@ export async function addCoTenant(
   actor: Actor,
   current: GuaranteeRow,
   columns: CoTenantColumns & { name: string },
+  contracts?: ContractIssuer,
 ): Promise<ChangeOutcome> {
   // A closed guarantee refuses the write before anything else is looked at.
   transition(current.status, CONTRACTUAL_CHANGE);
@@ -61,6 +63,7 @@ export async function addCoTenant(
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_added',
     note: `Co-tenant ${columns.cpfCnpj} added.`,
+    contracts,
   });
 }
 
@@ -70,6 +73,7 @@ export async function patchCoTenant(
   current: GuaranteeRow,
   cpfCnpj: string,
   requested: Omit<CoTenantColumns, 'cpfCnpj'>,
+  contracts?: ContractIssuer,
 ): Promise<ChangeOutcome> {
   transition(current.status, CONTRACTUAL_CHANGE);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
@@ -86,13 +90,26 @@ export async function patchCoTenant(
     event: CONTRACTUAL_CHANGE,
     historyKind: 'co_tenant_changed',
     note: `Co-tenant ${cpfCnpj} changed: ${changed.join(', ')}.`,
+    contracts,
   });
 }
 
-export async function removeCoTenant(unit: UnitOfWork, actor: Actor, current: GuaranteeRow, cpfCnpj: string): Promise<ChangeOutcome> {
+export async function removeCoTenant(
+  unit: UnitOfWork,
+  actor: Actor,
+  current: GuaranteeRow,
+  cpfCnpj: string,
+  contracts?: ContractIssuer,
+): Promise<ChangeOutcome> {
   transition(current.status, CONTRACTUAL_CHANGE);
   const coTenant = current.coTenants.find((candidate) => candidate.cpfCnpj === cpfCnpj);
   if (!coTenant) throw new NotFound('Co-tenant not found.');
   await deleteCoTenant(unit.db, coTenant.id);
-  return applyChange(unit, current, { actor, event: CONTRACTUAL_CHANGE, historyKind: 'co_tenant_removed', note: `Co-tenant ${cpfCnpj} removed.` });
+  return applyChange(unit, current, {
+    actor,
+    event: CONTRACTUAL_CHANGE,
+    historyKind: 'co_tenant_removed',
+    note: `Co-tenant ${cpfCnpj} removed.`,
+    contracts,
+  });
 }

@@ -67,7 +67,7 @@ export async function takeCommentSlot(
 }
 
 /** Seconds from `now` to the next midnight in São Paulo (UTC-3, without daylight saving since 2019). */
-function secondsUntilNextDay(now: Date): number {
+export function secondsUntilNextDay(now: Date): number {
   const saoPaulo = now.getTime() - 3 * 3_600_000;
   const nextMidnight = (Math.floor(saoPaulo / 86_400_000) + 1) * 86_400_000;
   return Math.ceil((nextMidnight - saoPaulo) / 1000);

@@ -20,12 +20,15 @@ import { companyHistoryPage } from './history-page';
 import { patchGuarantee } from './patch-guarantee';
 import { decideProposal } from './proposal-decisions';
 import { signaturePage } from './signatures';
+import type { ContractIssuer } from './documents/contract-issuer';
 
 type Schemas = components['schemas'];
 
 export interface GuaranteeRules {
   /** Comments an agency may add per calendar day. */
   commentQuotaPerDay: number;
+  /** Renders the contract an accept or a contract reissue asks the signers to sign. */
+  contracts: ContractIssuer;
 }
 
 type Page = { offset: number; size: number };
@@ -39,12 +42,12 @@ export function companyGuarantees(unit: UnitOfWork, companyId: string, actor: Ac
     /** The guarantee a write changes, locked until the write's transaction ends (the precondition of If-Match). */
     lock: async (id: bigint): Promise<GuaranteeRow> => (await lockGuarantee(db, companyId, id)) ?? notFound(),
     create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(unit, companyId, actor, body),
-    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(unit, actor, current, body),
-    decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(unit, companyId, actor, id, decision),
-    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(unit, actor, current, columns),
+    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(unit, actor, current, body, rules.contracts),
+    decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(unit, companyId, actor, id, decision, rules.contracts),
+    addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(unit, actor, current, columns, rules.contracts),
     patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>
-      patchCoTenant(unit, actor, current, cpfCnpj, changes),
-    removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(unit, actor, current, cpfCnpj),
+      patchCoTenant(unit, actor, current, cpfCnpj, changes, rules.contracts),
+    removeCoTenant: (current: GuaranteeRow, cpfCnpj: string) => removeCoTenant(unit, actor, current, cpfCnpj, rules.contracts),
     history: async (id: bigint, page: Page) => (await companyHistoryPage(db, companyId, id, page)) ?? notFound(),
     signatures: async (id: bigint, page: Page) => signaturePage(db, (await owned(id)).id, page),
     /** Comments are allowed in every status and change neither data, status nor version. */

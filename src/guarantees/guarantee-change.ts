@@ -11,7 +11,9 @@ import { emitGuaranteeEvents, signaturesChanged } from './guarantee-events';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
 import type { Actor } from '../auth/actors';
-import { recordHistory, type HistoryKind } from './history';
+import { recordHistory, writeHistoryNow, type HistoryKind } from './history';
+import { addDocumentsToEntry, type SentDocuments } from './documents/attach-documents';
+import type { ContractIssuer } from './documents/contract-issuer';
 import { applySignatureChange } from './signatures';
 import { transition, type Effect, type GuaranteeEvent } from './status-machine';
 
@@ -36,6 +38,10 @@ export async function applyChange(
     data?: GuaranteeValues;
     historyKind: HistoryKind;
     note: string | null;
+    /** Files a reviewer sends with the move (an information request, a decline): its history entry carries them. */
+    documents?: SentDocuments;
+    /** Renders the contract when the move requests signatures or reissues the contract (partner writes). */
+    contracts?: ContractIssuer;
   },
 ): Promise<ChangeOutcome> {
   const next = transition(locked.status, change.event);
@@ -45,10 +51,9 @@ export async function applyChange(
   if (change.event.type === 'reviewer_approved') data.approvedAt = at ?? new Date();
   if (change.event.type === 'terminated') data.terminatedAt = at ?? new Date();
   const row = await updateGuarantee(unit.db, locked, data);
-  const signatures = await applySignatureChange(unit.db, locked.id, next.signatures);
   const notes = [change.note, ...next.effects.map((effect) => EFFECT_NOTES[effect])].filter((note): note is string => !!note);
   const comment = notes.length > 0 ? notes.join(' ') : null;
-  recordHistory(unit, {
+  const entry = {
     rentalInsuranceId: locked.id,
     kind: change.historyKind,
     actor: change.actor,
@@ -56,7 +61,21 @@ export async function applyChange(
     previousStatus: locked.status,
     status: next.to,
     ...(at ? { createdAt: at } : {}),
-  });
+  };
+  // The signers sign a document: the contract of this very version, on this change's entry.
+  const issuesContract = next.effects.includes('signature_requested') || next.effects.includes('contract_reissued');
+  if (issuesContract && !change.contracts) throw new Error(`A change with effects ${next.effects.join(', ')} needs a contract issuer`);
+  const contract = issuesContract ? await change.contracts!.issue(unit, row, at) : undefined;
+  let contractId: bigint | undefined;
+  if (contract || change.documents) {
+    // Documents name their entry: it is written now rather than held.
+    const written = await writeHistoryNow(unit, entry);
+    if (change.documents) await addDocumentsToEntry(unit, row.companyId, written, change.actor, change.documents.files, change.documents.rules);
+    if (contract) contractId = (await addDocumentsToEntry(unit, row.companyId, written, change.actor, [contract]))[0]!.id;
+  } else {
+    recordHistory(unit, entry);
+  }
+  const signatures = await applySignatureChange(unit.db, locked.id, next.signatures, contractId);
   await emitGuaranteeEvents(unit, {
     row,
     previousStatus: locked.status,

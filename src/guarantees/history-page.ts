@@ -8,6 +8,7 @@
  */
 import type { Queryable } from '../database/prisma-client';
 import type { Status } from './status-machine';
+import type { DocumentRow } from './documents/document-mapper';
 
 export interface HistoryPageEntry {
   creatorName: string;
@@ -16,8 +17,11 @@ export interface HistoryPageEntry {
   previousStatus: Status | null;
   status: Status;
   createdAt: Date;
-  documents: Array<{ id: number; fileName: string | null }>;
+  documents: DocumentRow[];
 }
+
+/** A document as json_build_object gives it: its time as text. */
+type DocumentJson = Omit<DocumentRow, 'createdAt'> & { createdAt: string };
 
 type Row = { total: number; id: bigint | null } & { [Field in keyof HistoryPageEntry]: HistoryPageEntry[Field] | null };
 
@@ -37,7 +41,8 @@ export async function companyHistoryPage(
     FROM g CROSS JOIN n LEFT JOIN LATERAL (
       SELECT h.id, h.creator_name AS "creatorName", h.creator_service_account AS "creatorServiceAccount", h.comment,
              h.previous_status::text AS "previousStatus", h.status::text AS status, h.created_at AS "createdAt",
-             COALESCE((SELECT json_agg(json_build_object('id', d.id, 'fileName', d.file_name) ORDER BY d.id)
+             COALESCE((SELECT json_agg(json_build_object('id', d.id, 'fileName', d.file_name, 'contentType', d.content_type, 'size', d.size, 'sha256', d.sha256,
+                                                 'createdAt', d.created_at, 'creatorName', d.creator_name, 'creatorServiceAccount', d.creator_service_account) ORDER BY d.id)
                        FROM documents d WHERE d.history_entry_id = h.id), '[]') AS documents
       FROM history_entries h
       WHERE h.rental_insurance_id = g.id AND ${page.offset}::int8 < n.total
@@ -45,6 +50,12 @@ export async function companyHistoryPage(
     ) e ON true
     ORDER BY e.id`;
   if (rows.length === 0) return undefined;
-  const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [entry as HistoryPageEntry]));
+  const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [withDates(entry as HistoryPageEntry)]));
   return { rows: entries, total: rows[0]!.total };
+}
+
+/** json_agg gives a document's time as text (RFC 3339 with its offset); the mapper takes a Date. */
+function withDates(entry: HistoryPageEntry): HistoryPageEntry {
+  const documents = entry.documents as unknown as DocumentJson[];
+  return { ...entry, documents: documents.map((document) => ({ ...document, createdAt: new Date(document.createdAt) })) };
 }

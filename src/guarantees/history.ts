@@ -7,6 +7,7 @@ import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
 import { STATUS_LABELS, type Status } from './status-machine';
 import type { Actor } from '../auth/actors';
+import { toDocument, type DocumentRow } from './documents/document-mapper';
 
 export type HistoryKind =
   | 'created'
@@ -17,7 +18,8 @@ export type HistoryKind =
   | 'co_tenant_changed'
   | 'co_tenant_removed'
   | 'signature_changed'
-  | 'contract_reissued';
+  | 'contract_reissued'
+  | 'documents_attached';
 
 export interface NewHistoryEntry {
   rentalInsuranceId: bigint;
@@ -55,10 +57,11 @@ export function recordHistory(unit: UnitOfWork, entry: NewHistoryEntry): void {
 }
 
 /**
- * Writes an entry at once and returns it as read back (a new entry has no documents yet). What the
- * unit holds is flushed first (when it holds anything), so rows keep the order in which they were made.
+ * Writes an entry at once and returns it as read back, its id included (a new entry has no
+ * documents yet: they name it). What the unit holds is flushed first (when it holds anything), so
+ * rows keep the order in which they were made.
  */
-async function writeHistoryNow(unit: UnitOfWork, entry: NewHistoryEntry): Promise<HistoryRow> {
+export async function writeHistoryNow(unit: UnitOfWork, entry: NewHistoryEntry): Promise<HistoryRow> {
   await unit.flush();
   // Tagged raw SQL rather than historyEntry.create: the model API costs several times the CPU of a
   // raw statement (bench/results.md), and the CTE is the one the flush uses.
@@ -137,11 +140,11 @@ export async function historyPage(
   return { rows: page.offset < total ? await listHistory(db, rentalInsuranceId, page) : [], total };
 }
 
-type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
+export type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
 
 /** What a history entry shows a partner (its id and guarantee are not shown). */
-type ShownHistoryEntry = Pick<HistoryRow, 'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'createdAt'> & {
-  documents: Array<{ id: bigint | number; fileName: string | null }>;
+export type ShownHistoryEntry = Pick<HistoryRow, 'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'createdAt'> & {
+  documents: DocumentRow[];
 };
 
 const statusObject = (status: Status | null) => ({ code: status, description: status ? STATUS_LABELS[status] : null });
@@ -152,7 +155,7 @@ export function toHistoryEntry(row: ShownHistoryEntry): components['schemas']['H
     comment: row.comment,
     previousStatus: statusObject(row.previousStatus),
     status: statusObject(row.status),
-    documents: row.documents.map((document) => ({ id: Number(document.id), fileName: document.fileName })),
+    documents: row.documents.map(toDocument),
     createdAt: toTimestamp(row.createdAt),
   };
 }

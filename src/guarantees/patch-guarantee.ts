@@ -11,11 +11,19 @@ import { MONEY_FIELDS, patchColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
+import type { ContractIssuer } from './documents/contract-issuer';
 
 type Patch = components['schemas']['RentalInsurancePatch'];
 
 /** `current` is the guarantee locked by the write's precondition, its version already checked. */
-export async function patchGuarantee(unit: UnitOfWork, actor: Actor, current: GuaranteeRow, patch: Patch): Promise<ChangeOutcome> {
+/** `contracts` renders the contract a change reissues. */
+export async function patchGuarantee(
+  unit: UnitOfWork,
+  actor: Actor,
+  current: GuaranteeRow,
+  patch: Patch,
+  contracts?: ContractIssuer,
+): Promise<ChangeOutcome> {
   const problems = new FieldProblems();
   const requested = patchColumns(problems, patch);
   problems.throwIfAny();
@@ -35,6 +43,7 @@ export async function patchGuarantee(unit: UnitOfWork, actor: Actor, current: Gu
     data,
     historyKind: 'data_changed',
     note: `Changed: ${describeColumns(changed).join(', ')}.`,
+    contracts,
   });
 }
 

@@ -4,6 +4,7 @@ import { rentalInsuranceNotFound } from '../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { lockGuarantee } from './guarantee-repository';
 import type { Actor } from '../auth/actors';
+import type { ContractIssuer } from './documents/contract-issuer';
 
 export async function decideProposal(
   unit: UnitOfWork,
@@ -11,6 +12,7 @@ export async function decideProposal(
   actor: Actor,
   id: bigint,
   decision: 'accept' | 'refuse',
+  contracts?: ContractIssuer,
 ): Promise<ChangeOutcome> {
   const locked = await lockGuarantee(unit.db, companyId, id);
   if (!locked) throw rentalInsuranceNotFound();
@@ -19,5 +21,6 @@ export async function decideProposal(
     event: { type: decision === 'accept' ? 'partner_accepted' : 'partner_refused' },
     historyKind: 'status_changed',
     note: decision === 'accept' ? 'Proposal accepted on behalf of the tenant.' : 'Proposal refused on behalf of the tenant.',
+    contracts,
   });
 }

@@ -16,6 +16,7 @@ import { SYSTEM_ACTOR, type Actor } from '../auth/actors';
 import { fromDateOnly } from '../database/column-values';
 import { postActivationEntries } from '../financial/activation-entries';
 import { changeTime } from './guarantee-clock';
+import type { SentDocuments } from './documents/attach-documents';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;
@@ -67,22 +68,37 @@ export async function approve(
   });
 }
 
-export async function decline(unit: UnitOfWork, guarantee: ReviewTarget, reviewer: Actor, comment: string | null = null): Promise<ChangeOutcome> {
+/** `documents`: files the decline's history entry carries (they explain it). */
+export async function decline(
+  unit: UnitOfWork,
+  guarantee: ReviewTarget,
+  reviewer: Actor,
+  comment: string | null = null,
+  documents?: SentDocuments,
+): Promise<ChangeOutcome> {
   return applyChange(unit, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_declined' },
     historyKind: 'status_changed',
     note: comment ?? 'Proposal declined.',
+    ...(documents ? { documents } : {}),
   });
 }
 
-/** The comment is what the partner reads in the history: say what is missing. */
-export async function requestInformation(unit: UnitOfWork, guarantee: ReviewTarget, reviewer: Actor, comment: string): Promise<ChangeOutcome> {
+/** The comment is what the partner reads in the history: say what is missing. `documents`: a checklist, a form to return. */
+export async function requestInformation(
+  unit: UnitOfWork,
+  guarantee: ReviewTarget,
+  reviewer: Actor,
+  comment: string,
+  documents?: SentDocuments,
+): Promise<ChangeOutcome> {
   return applyChange(unit, guarantee, {
     actor: reviewer,
     event: { type: 'reviewer_requested_information' },
     historyKind: 'status_changed',
     note: comment,
+    ...(documents ? { documents } : {}),
   });
 }
 

@@ -18,6 +18,8 @@ export async function applySignatureChange(
   db: Queryable,
   rentalInsuranceId: bigint,
   change: SignatureChange,
+  /** 'create' and 'reset': the contract the `document` record asks to sign. */
+  contractId?: bigint,
 ): Promise<SignatureRecord[] | undefined> {
   if (change === 'keep') return undefined;
   if (change === 'discard') {
@@ -28,12 +30,12 @@ export async function applySignatureChange(
   // order: the document, the tenant, then each co-tenant as added.
   const rows = await db.$queryRaw<SignatureRow[]>`
     WITH discarded AS (DELETE FROM signatures WHERE rental_insurance_id = ${rentalInsuranceId})
-    INSERT INTO signatures (rental_insurance_id, role, cpf_cnpj, name, status)
-    SELECT ${rentalInsuranceId}::int8, 'document'::"SignatureRole", NULL::text, NULL::text, 'pending'::"SignatureStatus"
-    UNION ALL SELECT r.id, 'tenant', r.tenant_cpf_cnpj, r.tenant_name, 'pending' FROM rental_insurances r WHERE r.id = ${rentalInsuranceId}
-    UNION ALL (SELECT c.rental_insurance_id, 'co_tenant', c.cpf_cnpj, c.name, 'pending' FROM co_tenants c
+    INSERT INTO signatures (rental_insurance_id, role, cpf_cnpj, name, status, document_id)
+    SELECT ${rentalInsuranceId}::int8, 'document'::"SignatureRole", NULL::text, NULL::text, 'pending'::"SignatureStatus", ${contractId ?? null}::int8
+    UNION ALL SELECT r.id, 'tenant', r.tenant_cpf_cnpj, r.tenant_name, 'pending', NULL FROM rental_insurances r WHERE r.id = ${rentalInsuranceId}
+    UNION ALL (SELECT c.rental_insurance_id, 'co_tenant', c.cpf_cnpj, c.name, 'pending', NULL FROM co_tenants c
                WHERE c.rental_insurance_id = ${rentalInsuranceId} ORDER BY c.id)
-    RETURNING id, role, cpf_cnpj AS "cpfCnpj", name, url, status`;
+    RETURNING id, role, cpf_cnpj AS "cpfCnpj", name, url, status, document_id AS "documentId"`;
   return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map(toSignatureRecord);
 }
 
@@ -44,10 +46,12 @@ interface SignatureRow {
   name: string | null;
   url: string | null;
   status: SignatureRecord['status'];
+  documentId: bigint | null;
 }
 
 function toSignatureRecord(row: SignatureRow): SignatureRecord {
-  const record: SignatureRecord = { role: row.role, cpfCnpj: row.cpfCnpj, name: row.name, status: row.status };
+  const documentId = row.documentId === null ? null : Number(row.documentId);
+  const record: SignatureRecord = { role: row.role, cpfCnpj: row.cpfCnpj, name: row.name, status: row.status, documentId };
   if (row.status !== 'pending' && row.url !== null) record.url = row.url;
   return record;
 }

@@ -7,6 +7,9 @@
  * `Service-Effects`, `location` for `Location`).
  */
 
+import type { StreamedBody } from './http-result';
+import type { UploadedFile } from './multipart-body';
+
 /** Headers the pipeline owns: it sets them from the result's fields or from the request. */
 export type PipelineHeader = 'ETag' | 'Service-Effects' | 'Location' | 'Idempotent-Replay' | 'X-Correlation-Id' | 'RateLimit' | 'RateLimit-Policy';
 
@@ -26,12 +29,22 @@ export type PathParams<Op extends ContractOperation> = NeverAsEmpty<NonNullable<
 export type QueryParams<Op extends ContractOperation> = NeverAsEmpty<NonNullable<Op['parameters']['query']>>;
 export type HeaderParams<Op extends ContractOperation> = NeverAsEmpty<NonNullable<Op['parameters']['header']>>;
 
-/** The request body of the operation's (single) media type; undefined when none is declared or it is optional. */
+/**
+ * A `multipart/form-data` body as the pipeline reads it (multipart-body.ts): each binary part (a
+ * `string[]` of `format: binary` in the generated types) arrives as the files it staged.
+ */
+type MultipartBody<Body> = { [K in keyof Body]: NonNullable<Body[K]> extends string[] ? UploadedFile[] : Body[K] };
+
+type BodyOf<Content> = {
+  [Type in keyof Content]: Type extends 'multipart/form-data' ? MultipartBody<Content[Type]> : Content[Type];
+}[keyof Content];
+
+/** The request body of the operation's media types; undefined when none is declared or it is optional. */
 export type RequestBody<Op extends ContractOperation> =
   NonNullable<Op['requestBody']> extends { content: infer Content }
     ? undefined extends Op['requestBody']
-      ? Content[keyof Content] | undefined
-      : Content[keyof Content]
+      ? BodyOf<Content> | undefined
+      : BodyOf<Content>
     : undefined;
 
 /** True when the contract declares `If-Match` on the operation: its handler needs a precondition. */
@@ -39,7 +52,12 @@ export type DeclaresIfMatch<Op extends ContractOperation> = 'If-Match' extends K
 
 type SuccessStatus<Op extends ContractOperation> = Extract<keyof Op['responses'], 200 | 201 | 202 | 204>;
 type ResponseOf<Op extends ContractOperation, S extends keyof Op['responses']> = Op['responses'][S];
-type ResponseBody<R> = R extends { content: infer Content } ? Content[keyof Content] : undefined;
+/** A body of bytes (no JSON media type: a document) may be a StreamedBody, sent as a stream. */
+type ResponseBody<R> = R extends { content: infer Content }
+  ? 'application/json' extends keyof Content
+    ? Content[keyof Content]
+    : Content[keyof Content] | StreamedBody
+  : undefined;
 type ResponseHeaders<R> = R extends { headers: infer H } ? KnownKeys<H> : never;
 
 type Field<Declared extends boolean, Shape> = Declared extends true ? Shape : { [K in keyof Shape]?: never };
@@ -55,7 +73,11 @@ type ResultOfStatus<Op extends ContractOperation, S extends keyof Op['responses'
    * the transaction committed; used to show a new secret exactly once.
    */
   revealOnce?: (storedBody: ResponseBody<ResponseOf<Op, S>>) => ResponseBody<ResponseOf<Op, S>>;
-} & Field<'ETag' extends ResponseHeaders<ResponseOf<Op, S>> ? true : false, { /** Sent as `ETag: W/"<version>"`. */ version: number }> &
+} & Field<
+  'ETag' extends ResponseHeaders<ResponseOf<Op, S>> ? true : false,
+  /** Sent as `ETag: W/"<version>"`; or, for bytes that never change, as the strong `ETag: "<entityTag>"`. */
+  { version: number; entityTag?: never } | { entityTag: string; version?: never }
+> &
   Field<'Service-Effects' extends ResponseHeaders<ResponseOf<Op, S>> ? true : false, { effects: readonly string[] }> &
   Field<'Location' extends ResponseHeaders<ResponseOf<Op, S>> ? true : false, { /** Relative to the API's base URL. */ location: string }>;
 

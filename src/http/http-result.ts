@@ -1,4 +1,5 @@
 /** An answer as the pipeline sends it: status, headers and body. Handlers never build one. */
+import type { Readable } from 'node:stream';
 
 /** A body already serialised: sent as is, so that a replay is byte-for-byte the first response. */
 export class SerializedJson {
@@ -15,6 +16,18 @@ export class PreparedBytes {
     readonly bytes: Buffer,
     /** The Content-Type header, parameters included. */
     readonly contentType: string,
+  ) {}
+}
+
+/**
+ * A body of bytes sent as a stream (a document download): opened only when the answer is sent with
+ * its body (not for HEAD nor 304), so that no answer holds a whole document in memory.
+ */
+export class StreamedBody {
+  constructor(
+    readonly contentType: string,
+    readonly length: number,
+    readonly open: () => Promise<Readable>,
   ) {}
 }
 

@@ -2,7 +2,7 @@
  * Idempotency records in PostgreSQL, inside the write's own transaction (Prisma's tagged raw SQL:
  * these statements run on every write). Keys are scoped to the company.
  */
-import type { Transaction } from '../database/prisma-client';
+import type { Queryable, Transaction } from '../database/prisma-client';
 import { Prisma } from '../generated/prisma/client';
 import type { StoredOutcome } from './idempotency';
 
@@ -36,6 +36,15 @@ export async function claimKey(tx: Transaction, companyId: string, key: string, 
     FROM (SELECT 1) AS one LEFT JOIN idempotency_records r ON r.company_id = ${companyId} AND r.key = ${key}`;
   const record = row && row.fingerprint !== null ? (row as unknown as StoredOutcome) : undefined;
   return { locked: row?.locked === true, record, stored: row?.stored ?? 0 };
+}
+
+/**
+ * Whether the company's key names a stored outcome (a write that succeeded), read without a lock:
+ * an upload refused before its body is read lets a retry of a stored write through to be replayed.
+ */
+export async function hasStoredOutcome(db: Queryable, companyId: string, key: string): Promise<boolean> {
+  const rows = await db.$queryRaw<unknown[]>`SELECT 1 FROM idempotency_records WHERE company_id = ${companyId} AND key = ${key}`;
+  return rows.length > 0;
 }
 
 /** A record past its retention, found under the lock: the key may be used again. */

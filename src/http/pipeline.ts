@@ -28,7 +28,7 @@ import type { Database } from '../database/prisma-client';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { ApiError, pathResourceNotFound } from '../errors';
 import type { Logger } from '../logger';
-import { customizeAjv } from './ajv';
+import { sharedAjvs } from './ajv';
 import type { AnswerBudget } from './answer-budget';
 import { DocumentRouter } from './document-router';
 import { errorResult } from './error-response';
@@ -38,8 +38,11 @@ import type { DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, parseBody, type RawQuery } from './request-parsing';
+import { hasStoredOutcome } from './idempotency-store';
+import { parseIdempotencyKey } from './idempotency';
+import { isMultipart, multipartShapeOf, readMultipart, type MultipartShape, type UploadStaging } from './multipart-body';
 import { requestValidators, validateRequest } from './request-validation';
-import { checkResponseAgainstContract } from './response-check';
+import { responseChecker } from './response-check';
 import { answerRecorder } from '../observability/request-metrics';
 import { inSpan, nameRequestRoute } from '../tracing/tracing';
 import { recordAnswered, type RequestLogSink } from './request-log-line';
@@ -81,6 +84,8 @@ export interface PipelineOptions<Work> extends ApiDefinition<Work> {
   requestLog?: RequestLogSink;
   /** Issue 37: every request must come from the console's own pages (the console's API; assertConsolePage). */
   consolePagesOnly?: boolean;
+  /** Where `multipart/form-data` uploads are staged (the documents); absent: no operation takes one. */
+  uploads?: UploadStaging;
 }
 
 interface Exchange {
@@ -92,6 +97,8 @@ interface Exchange {
   principal?: Principal;
   /** The operation's path template and the raw path parameters, once routed. */
   route?: { path: string; params: Record<string, string> };
+  /** A multipart request: discards the bytes it staged that its write did not keep. */
+  settle?: () => Promise<void>;
 }
 
 const MAX_BODY = '100kb';
@@ -108,7 +115,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     quick: true,
     validate: true,
     coerceTypes: true,
-    customizeAjv: customizeAjv as never,
+    customizeAjv: sharedAjvs() as never,
   });
   await api.init();
   const operations = api.getOperations();
@@ -119,7 +126,14 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   const declarations = new Map<string, DeclaredOperation<Work>>(options.operations.map((declared) => [declared.operationId, declared]));
   const mediaTypes = declaredMediaTypes(options.document);
   const lists = listBoundsOf(options.document);
+  const multipartShapes = new Map<string, MultipartShape>();
+  for (const operation of operations) {
+    const content = (operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content;
+    const shape = multipartShapeOf(content?.['multipart/form-data']?.schema);
+    if (shape) multipartShapes.set(operation.operationId!, shape);
+  }
   const recordAnswer = answerRecorder(options.name);
+  const checkResponse = options.checkResponses ? responseChecker(api) : undefined;
 
   /** Authenticates once, counts the request against the quota and checks the operation's scopes. */
   const authorise = async (operationId: string, headers: Headers, rawQuery: RawQuery, exchange: Exchange): Promise<Principal> => {
@@ -147,6 +161,41 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     return principal;
   };
 
+  const plainBody = (operationId: string, req: Request) => {
+    const body = parseBody(mediaTypes.get(operationId) ?? [], req);
+    return { body, validationView: body };
+  };
+
+  /** A multipart body of an operation that declares one, read by a caller the pipeline authorised; else 415. */
+  const readUploads = async (operationId: string, principal: Principal | undefined, exchange: Exchange) => {
+    const shape = multipartShapes.get(operationId);
+    if (!shape || !options.uploads || !principal) {
+      exchange.req.resume();
+      const declared = mediaTypes.get(operationId) ?? [];
+      throw new ApiError(415, 'unsupported_media_type', `The request body must be sent as ${declared.join(' or ') || 'nothing'}.`, [
+        `Content-Type: must be ${declared.join(' or ') || 'absent (this operation takes no body)'}`,
+      ]);
+    }
+    await refuseBeforeReading(options.uploads, principal.companyId, exchange);
+    const read = await readMultipart(exchange.req, shape, options.uploads, principal.companyId);
+    exchange.settle = read.settle;
+    return { body: read.body as unknown, validationView: read.validationView as unknown };
+  };
+
+  /**
+   * An upload the staging refuses before reading (its agency's quota of the day is spent) is
+   * answered without reading its body, and the connection is closed rather than drained; unless
+   * its Idempotency-Key names a stored write, whose retry reads on to be replayed.
+   */
+  const refuseBeforeReading = async (uploads: UploadStaging, companyId: string, exchange: Exchange) => {
+    const refusal = await uploads.refusalBeforeReading(companyId);
+    if (!refusal) return;
+    const key = idempotencyKeyOf(exchange.req.get('idempotency-key'));
+    if (key && (await hasStoredOutcome(options.db, companyId, key))) return;
+    exchange.req.resume();
+    throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, { ...refusal.headers, Connection: 'close' });
+  };
+
   const handle = async (req: Request, exchange: Exchange): Promise<HttpResult> => {
     // HEAD is the GET of the same path without a body (RFC 9110 §9.3.2), as the documents say:
     // routed, authorised, validated and answered as the GET; Node leaves the body out.
@@ -166,13 +215,17 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const secured = (operation.security ?? []).length > 0;
     const principal = secured ? await inSpan('pipeline.authenticate', () => authorise(operationId, headers, rawQuery, exchange)) : undefined;
     if (!secured && options.countAnonymous) await options.rateLimits?.consumeAnonymous(req.ip);
+    // A multipart body is streamed to the store as it is read (multipart-body.ts); any other is
+    // parsed from the bytes express.raw read (at most 100 KB).
+    const multipart = isMultipart(req);
+    const uploaded = multipart ? await readUploads(operationId, principal, exchange) : undefined;
     const declared = declarations.get(operationId);
     const { query, body, validated } = inSpan('pipeline.validate', () => {
       const query = declaredQuery(plan.query, rawQuery);
-      const body = parseBody(mediaTypes.get(operationId) ?? [], req);
+      const { body, validationView } = uploaded ?? plainBody(operationId, req);
       // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
       // the body that are well-formed, next to the schema's findings.
-      const validated = validateRequest(validatorsOf(operationId), { params, query, headers, body });
+      const validated = validateRequest(validatorsOf(operationId, multipart), { params, query, headers, body: validationView });
       if (validated.errors.length > 0) {
         const rules = declared?.ruleProblems;
         throw validationError(validated.errors, rules ? ruleProblemsBeside(validated.errors, rules(body)) : []);
@@ -202,7 +255,8 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
   };
 
   const expressRouter = express.Router();
-  expressRouter.use(express.raw({ type: () => true, limit: MAX_BODY }));
+  // Multipart bodies are not read here: the pipeline streams them once it has authorised the caller.
+  expressRouter.use(express.raw({ type: (req) => !isMultipart(req as Request), limit: MAX_BODY }));
   expressRouter.use(async (req: Request, res: Response) => {
     const started = process.hrtime.bigint();
     const arrivedAt = Date.now();
@@ -213,9 +267,14 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     } catch (error) {
       result = errorResult(req, error);
     }
+    // Before the answer: a client that reads it finds no bytes of a failed upload left behind.
+    if (exchange.settle)
+      await exchange
+        .settle()
+        .catch((error: unknown) => options.logger.warn({ err: error }, 'staged upload bytes not discarded yet; housekeeping will'));
     if (exchange.rateLimit) result = { ...result, headers: { ...exchange.rateLimit.headers, ...result.headers } };
-    if (options.checkResponses && exchange.operationId) {
-      checkResponseAgainstContract(api, api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);
+    if (checkResponse && exchange.operationId) {
+      checkResponse(api.getOperation(exchange.operationId)!, `${req.method} ${req.path}`, result, req.correlationId);
     }
     sendResult(res, result);
     recordAnswer(exchange.operationId, result.status, started);
@@ -242,6 +301,15 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
 }
 
 type Headers = Record<string, string | string[] | undefined>;
+
+/** The request's Idempotency-Key when it is well-formed (the write's own step refuses it otherwise). */
+function idempotencyKeyOf(raw: string | undefined): string | undefined {
+  try {
+    return parseIdempotencyKey(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The validated path values, coerced by the validator to the types the contract declares. A path

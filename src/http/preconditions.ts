@@ -42,6 +42,18 @@ export function assertCurrentVersion(ifMatch: readonly string[], currentVersion:
   if (!ifMatch.includes(String(currentVersion))) throw new PreconditionFailed(etagOf(currentVersion));
 }
 
+/** A strong entity tag of bytes that never change (a document's SHA-256). */
+export const strongTagOf = (opaque: string): string => `"${opaque}"`;
+
+/** If-None-Match against a strong tag, compared weakly as RFC 9110 §13.1.2 says: `W/` is ignored. */
+export function noneMatchHitsTag(raw: string | undefined, opaque: string): boolean {
+  if (!raw) return false;
+  return raw.split(',').some((part) => {
+    const tag = part.trim();
+    return tag === '*' || tag === strongTagOf(opaque) || tag === `W/${strongTagOf(opaque)}`;
+  });
+}
+
 /** If-None-Match on a read: true when one of the listed tags (or `*`) names the current version. */
 export function noneMatchHits(raw: string | undefined, currentVersion: number): boolean {
   if (!raw) return false;

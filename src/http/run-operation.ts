@@ -14,7 +14,7 @@ import { fingerprintOf, parseIdempotencyKey } from './idempotency';
 import { runIdempotentWrite, type IdempotencyOptions } from './idempotent-write';
 import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation-registry';
 import type { OperationPlan } from './operation-plan';
-import { assertCurrentVersion, etagOf, noneMatchHits, parseIfMatch } from './preconditions';
+import { assertCurrentVersion, etagOf, noneMatchHits, noneMatchHitsTag, parseIfMatch, strongTagOf } from './preconditions';
 import { PreparedRepresentations } from './representations';
 import { headerValue } from './header-value';
 import { inSpan } from '../tracing/tracing';
@@ -44,6 +44,8 @@ interface TypedResult {
   body: unknown;
   headers?: Record<string, string | undefined>;
   version?: number;
+  /** A strong entity tag instead of a version (bytes that never change: a document). */
+  entityTag?: string;
   effects?: readonly string[];
   location?: string;
   revealOnce?: (storedBody: unknown) => unknown;
@@ -84,8 +86,12 @@ export async function runOperation<Work>(call: OperationCall<Work>, options: Run
     // A request without a key writes nothing (every write requires one): its unit only reads.
     const read = (db: Queryable) => handle(UnitOfWork.readOnly(db));
     const result = declared.replicaRead && options.replicaReads ? await options.replicaReads.run(read) : await read(options.db);
-    if (plan.answersNotModified && result.version !== undefined && noneMatchHits(headerValue(call.headers, 'if-none-match'), result.version)) {
+    const ifNoneMatch = headerValue(call.headers, 'if-none-match');
+    if (plan.answersNotModified && result.version !== undefined && noneMatchHits(ifNoneMatch, result.version)) {
       return { status: 304, headers: { ETag: etagOf(result.version) } };
+    }
+    if (plan.answersNotModified && result.entityTag !== undefined && noneMatchHitsTag(ifNoneMatch, result.entityTag)) {
+      return { status: 304, headers: { ETag: strongTagOf(result.entityTag) } };
     }
     return httpResultOf(plan, result, facts);
   }
@@ -108,6 +114,7 @@ function httpResultOf(plan: OperationPlan, result: TypedResult, facts: RequestFa
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) if (value !== undefined) headers[name] = value;
   if (result.version !== undefined) headers['ETag'] = etagOf(result.version);
+  if (result.entityTag !== undefined) headers['ETag'] = strongTagOf(result.entityTag);
   if (result.effects !== undefined) headers['Service-Effects'] = serviceEffectsHeader(result.effects);
   if (result.location !== undefined) headers['Location'] = `${facts.baseUrl}${result.location}`;
   const http: HttpResult = { status: result.status, body: result.body, headers, contentType: plan.textMediaTypes.get(result.status) };

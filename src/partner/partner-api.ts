@@ -14,14 +14,18 @@ import { secretBox } from '../webhooks/secret-box';
 import { urlPolicy } from '../webhooks/url-safety';
 import type { ApiDefinition } from '../http/pipeline';
 import { partnerWork, type PartnerWork } from './partner-work';
+import { documentOperations } from './document-operations';
+import { NO_DOCUMENT_SERVICES, type DocumentServices } from '../guarantees/documents/document-services';
 
-export function partnerApi(config: Config): ApiDefinition<PartnerWork> {
+/** `documents`: the process's document services (app.ts); absent only where the API is built to be checked, never served. */
+export function partnerApi(config: Config, documents: DocumentServices = NO_DOCUMENT_SERVICES): ApiDefinition<PartnerWork> {
   const contract = loadContract('partner');
   // Production neither routes nor declares the sandbox-only operations (src/contract/sandbox-only.ts).
   const sandboxOnly = config.ENVIRONMENT === 'production' ? sandboxOnlyOperationIds(contract) : new Set<string>();
   const operations = [
     ...guaranteeOperations,
     ...lifecycleOperations,
+    ...documentOperations,
     ...financialOperations,
     ...webhookOperations,
     ...requestLogOperations,
@@ -35,6 +39,7 @@ export function partnerApi(config: Config): ApiDefinition<PartnerWork> {
     workFor: partnerWork(
       { commentQuotaPerDay: config.COMMENT_QUOTA_PER_DAY },
       { box: secretBox(config), policy: urlPolicy(config) },
+      documents,
       config.ENVIRONMENT === 'sandbox' ? lifecycleJobs(config) : [],
     ),
   };

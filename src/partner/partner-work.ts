@@ -15,9 +15,13 @@ import { operationRegistry } from '../http/operation-registry';
 import { readFeed, type FeedQuery } from '../events/event-feed';
 import { readRequestLog, type RequestLogQuery } from '../request-log/request-log-reader';
 import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../webhooks/company-webhooks';
+import { companyDocuments, type CompanyDocuments } from '../guarantees/documents/company-documents';
+import type { DocumentServices } from '../guarantees/documents/document-services';
 
 export interface PartnerWork {
   guarantees: CompanyGuarantees;
+  /** The company's documents: attach, list, download (issue 35). */
+  documents: CompanyDocuments;
   ledger: CompanyLedger;
   webhooks: CompanyWebhooks;
   events: { read: (query: FeedQuery) => ReturnType<typeof readFeed> };
@@ -28,13 +32,19 @@ export interface PartnerWork {
 }
 
 /** What each request's handler works with, under this deployment's rules. */
-export function partnerWork(rules: GuaranteeRules, webhookRules: WebhookRules, lifecycleJobs: readonly ScheduledJob[] = []) {
+export function partnerWork(
+  rules: Omit<GuaranteeRules, 'contracts'>,
+  webhookRules: WebhookRules,
+  documents: DocumentServices,
+  lifecycleJobs: readonly ScheduledJob[] = [],
+) {
   return (unit: UnitOfWork, principal: Principal): PartnerWork => {
     // The partner's writes are signed by its credential, as a service account.
     const actor = { name: principal.displayName, serviceAccount: true };
     const { companyId } = principal;
     return {
-      guarantees: companyGuarantees(unit, companyId, actor, rules),
+      guarantees: companyGuarantees(unit, companyId, actor, { ...rules, contracts: documents.contracts }),
+      documents: companyDocuments(unit, companyId, actor, documents),
       ledger: companyLedger(unit.db, companyId),
       webhooks: companyWebhooks(unit, principal, webhookRules),
       events: { read: (query) => readFeed(unit.db, companyId, principal.scopes, query) },

@@ -2,8 +2,9 @@
  * Periodic clean-up that is safe to run in every service process at once (plain deletes of
  * expired rows): stored idempotent responses past their retention, expired access tokens,
  * events (with their webhook deliveries and attempts) older than EVENT_RETENTION_DAYS, and
- * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago, and the scheduler's
- * records of failed steps whose retry time is more than a day past.
+ * credential secrets revoked more than REVOKED_SECRET_RETENTION_DAYS ago, the scheduler's
+ * records of failed steps whose retry time is more than a day past; and documents' stale staged
+ * bytes and archived guarantees' documents past DOCUMENT_RETENTION_DAYS (document-housekeeping.ts).
  */
 import type { Config } from '../config';
 import { databaseFailed } from '../database/outage-log';
@@ -14,6 +15,8 @@ import { inRootSpan } from '../tracing/tracing';
 import { TOKEN_HOURS_KEPT_HOURS } from '../auth/secret-use';
 import { purgeConsole } from '../people/console-housekeeping';
 import { purgeStaleFailures } from './step-failures';
+import { documentStores } from '../guarantees/documents/document-store';
+import { purgeArchivedDocuments, purgeStaleUploads } from '../guarantees/documents/document-housekeeping';
 
 const EVERY_MS = 10 * 60 * 1000;
 /** How long events, their deliveries and attempts are kept (documented in partner.yaml). */
@@ -43,8 +46,16 @@ export async function purgeExpired(
 }
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {
+  const stores = documentStores(db, config.DOCUMENT_STORE_URL);
   const run = () =>
-    inRootSpan('housekeeping.run', () => purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS))
+    inRootSpan('housekeeping.run', async () => {
+      const purged = await purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS);
+      return {
+        ...purged,
+        staleUploads: await purgeStaleUploads(db, stores),
+        archivedDocuments: await purgeArchivedDocuments(db, stores, config.DOCUMENT_RETENTION_DAYS),
+      };
+    })
       .then((purged) => logger.debug({ purged }, 'housekeeping done'))
       .catch((error: unknown) => {
         if (!databaseFailed(error)) logger.warn({ err: error }, 'housekeeping failed; will retry');

@@ -14,6 +14,7 @@ import { asPartner, API, COLLECTION } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { webhookTarget, type WebhookTarget } from '../support/webhook-operations';
 import { newDirector, newStaff, OPS, type Operator } from '../back-office/ops-support';
+import { documentsPath, pdfBytes, upload } from '../support/document-files';
 
 // The request log is written in batches (REQUEST_LOG_FLUSH_MS): at the default second, the GET's own
 // line could land between the GET and the HEAD of listRequestLog and change its length. At the
@@ -62,11 +63,14 @@ let staff: Operator;
 let director: Operator;
 let guaranteeId: number;
 let webhook: WebhookTarget;
+let documentId: number;
 beforeAll(async () => {
   staff = await newStaff(world);
   director = await newDirector(world, world.agency.companyId);
   guaranteeId = (await asPartner(world).newGuarantee()).id;
   webhook = await webhookTarget(world, world.agency);
+  const attached = await upload(world, world.agency, documentsPath(guaranteeId), [{ bytes: pdfBytes(), name: 'renda.pdf' }]);
+  documentId = attached.body.documents[0].id as number;
 });
 
 /** The operation's path filled in, and a query that makes the GET valid. */
@@ -75,7 +79,8 @@ function urlOf(operation: GetOperation): string {
     .replace('{id}', String(guaranteeId))
     .replace('{endpointId}', webhook.endpointId)
     .replace('{deliveryId}', webhook.deliveryId)
-    .replace('{credentialId}', world.agency.credentialId);
+    .replace('{credentialId}', world.agency.credentialId)
+    .replace('{documentId}', String(documentId));
   const query = new URLSearchParams();
   if (/daily-summaries|statement-entries/.test(path)) {
     query.set('startDate', addDays(todayInSaoPaulo(), -30));

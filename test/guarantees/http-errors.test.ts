@@ -143,7 +143,7 @@ describe('When the path or method is unknown', () => {
 
   test('then an unknown sub-resource of a guarantee is 404 route_not_found', async () => {
     const guarantee = await partner.newGuarantee();
-    const response = await partner.request('get', `${itemPath(guarantee.id)}/documents`);
+    const response = await partner.request('get', `${itemPath(guarantee.id)}/attachments`);
     expectErrorBody(response, 404, 'route_not_found');
   });
 

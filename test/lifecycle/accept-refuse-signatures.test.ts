@@ -33,9 +33,10 @@ describe('When the partner accepts an approved proposal', () => {
     const signatures = await partner.signatures(created.id);
     expect(signatures.status).toBe(200);
     expect(signatures.body._embedded.signatures).toEqual([
-      { role: 'document', cpfCnpj: null, name: null, status: 'pending' },
-      { role: 'tenant', cpfCnpj: created.tenant.cpfCnpj, name: 'Maria José da Silva', status: 'pending' },
-      { role: 'co_tenant', cpfCnpj: coTenantCpf, name: 'João Souza', status: 'pending' },
+      // The document record names the contract the accept rendered (a document of the guarantee).
+      { role: 'document', documentId: expect.any(Number), cpfCnpj: null, name: null, status: 'pending' },
+      { role: 'tenant', documentId: null, cpfCnpj: created.tenant.cpfCnpj, name: 'Maria José da Silva', status: 'pending' },
+      { role: 'co_tenant', documentId: null, cpfCnpj: coTenantCpf, name: 'João Souza', status: 'pending' },
     ]);
     expect(signatures.body.page).toEqual({ size: 20, totalElements: 3, totalPages: 1, number: 0 });
     // The event carries the records the acceptance wrote, in the order the API lists them.

@@ -142,6 +142,7 @@ describe('When a co-tenant changes on a guarantee in review or under contract', 
     await partner.accept(created.id);
     await office.envelopeReady(created.id);
     const etag = (await partner.get(created.id)).headers['etag'] as string;
+    const acceptedContract = (await partner.signatureRecords(created.id))[0]!.documentId;
     const cpf = nextCpf();
     const response = await partner.addCoTenant(created.id, { cpfCnpj: cpf, name: 'New co-tenant' }, { ifMatch: etag });
     expect(response.status).toBe(201);
@@ -149,10 +150,12 @@ describe('When a co-tenant changes on a guarantee in review or under contract', 
     expect(response.headers['service-effects']).toBe('contract_reissued');
     const signatures = await partner.signatureRecords(created.id);
     expect(signatures).toEqual([
-      { role: 'document', cpfCnpj: null, name: null, status: 'pending' },
-      { role: 'tenant', cpfCnpj: created.tenant.cpfCnpj, name: 'Maria José da Silva', status: 'pending' },
-      { role: 'co_tenant', cpfCnpj: cpf, name: 'New co-tenant', status: 'pending' },
+      // The document record names the reissued contract.
+      { role: 'document', documentId: expect.any(Number), cpfCnpj: null, name: null, status: 'pending' },
+      { role: 'tenant', documentId: null, cpfCnpj: created.tenant.cpfCnpj, name: 'Maria José da Silva', status: 'pending' },
+      { role: 'co_tenant', documentId: null, cpfCnpj: cpf, name: 'New co-tenant', status: 'pending' },
     ]);
+    expect(signatures[0]!.documentId).not.toBe(acceptedContract);
   });
 
   test('then on a closed guarantee every co-tenant write is 409 invalid_state', async () => {

@@ -68,6 +68,8 @@ test('When a partner advances a guarantee through activation, termination and ar
   expect(events.map((event) => [event.type, event.data.status ?? event.data.statementEntry?.type ?? null, event.occurredAt])).toEqual([
     ['rental_insurance.status_changed', 'under_review', created.createdAt],
     ['rental_insurance.status_changed', 'approved', approved.updatedAt],
+    // The accept's entry holds the contract, at the guarantee's simulated time like the entry.
+    ['rental_insurance.documents_attached', null, acceptedAt],
     ['rental_insurance.status_changed', 'accepted', acceptedAt],
     ['rental_insurance.signature_changed', null, acceptedAt],
     ['rental_insurance.signature_changed', null, envelopeAt],

@@ -17,11 +17,17 @@ import { addDays } from '../../src/financial/date-range';
 export type { Access, OperationEntry } from './operation-entry';
 
 /**
- * Operations whose requests name no guarantee, tested in a suite of their own like the webhook
- * operations: the request log (test/request-log/: every field, filters, cursor, 400s, isolation,
- * 401/403).
+ * Operations tested in a suite of their own like the webhook operations: the request log
+ * (test/request-log/: every field, filters, cursor, 400s, isolation, 401/403), and the documents,
+ * whose bodies are multipart and answers bytes (test/documents/).
  */
-export const OWN_SUITES = ['listRequestLog'];
+export const OWN_SUITES = [
+  'listRequestLog',
+  // Documents (multipart uploads, byte downloads): test/documents/ (every refusal, isolation, replays, both stores).
+  'attachRentalInsuranceDocuments',
+  'listRentalInsuranceDocuments',
+  'getRentalInsuranceDocument',
+];
 
 const monthAgo = () => addDays(todayInSaoPaulo(), -30);
 const dateRange = (): Array<[string, string]> => [

@@ -60,6 +60,8 @@ export interface World extends TestApp {
 }
 
 export interface WorldOptions extends InProcessOptions {
+  /** More environment, read when the app starts (after the file's earlier beforeAll hooks: a server a test started). */
+  lazyEnv?: () => Record<string, string>;
   /** Agencies created before the first test: how many, or the options of each. */
   agencies?: number | AgencyOptions[];
 }
@@ -74,7 +76,7 @@ export function useTestApp(env: Record<string, string> = {}, options: WorldOptio
   // and workers, then dropping the database) can outlast jest's 30 s on a loaded machine, and a
   // hook that times out fails the whole file for nothing: the hooks get two minutes.
   beforeAll(async () => {
-    started = await startTestApp(env, options);
+    started = await startTestApp({ ...env, ...options.lazyEnv?.() }, options);
     for (const agencyOptions of wanted) agencies.push(await started.newAgency(agencyOptions));
   }, 120_000);
   afterAll(async () => {

@@ -6,6 +6,7 @@
  * If-Match from the latest ETag, and typed errors.
  */
 import createClient, { type Client } from 'openapi-fetch';
+import { documents } from './documents.js';
 import { coTenants } from './co-tenants.js';
 import { warnOncePerOperation, type DeprecationHandler } from './deprecation.js';
 import { EtagTracker } from './etags.js';
@@ -73,6 +74,8 @@ export function createPartnerClient(options: PartnerClientOptions) {
     rentalInsurances: rentalInsurances({ api, etags }),
     coTenants: coTenants({ api, etags }),
     financial: financial({ api }),
+    /** Documents of a guarantee: attachDocuments, listDocuments, downloadDocument (streamed to a file). */
+    documents: documents({ api }),
     api,
     /** The latest ETag seen for a guarantee (what If-Match will send by default). */
     latestEtag: (id: number) => etags.latest(id),

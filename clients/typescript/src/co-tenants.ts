@@ -14,7 +14,15 @@ export function coTenants({ api, etags }: ResourceContext) {
   const headersFor = (id: number, options: PreconditionedWriteOptions) => ({ ...writeHeaders(options), 'If-Match': ifMatchFor(etags, id, options) });
   return {
     async add(id: number, coTenant: CoTenantCreate, options: PreconditionedWriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
-      return tracked(resultOf(await api.POST('/v1/rental-insurances/{id}/co-tenants', { params: { path: { id }, header: headersFor(id, options) }, body: coTenant, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.POST('/v1/rental-insurances/{id}/co-tenants', {
+            params: { path: { id }, header: headersFor(id, options) },
+            body: coTenant,
+            signal: options.signal,
+          }),
+        ),
+      );
     },
 
     async patch(id: number, cpfCnpj: string, patch: CoTenantPatch, options: PreconditionedWriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
@@ -31,7 +39,14 @@ export function coTenants({ api, etags }: ResourceContext) {
     },
 
     async remove(id: number, cpfCnpj: string, options: PreconditionedWriteOptions = {}): Promise<ApiResult<RentalInsurance>> {
-      return tracked(resultOf(await api.DELETE('/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}', { params: { path: { id, cpfCnpj }, header: headersFor(id, options) }, signal: options.signal })));
+      return tracked(
+        resultOf(
+          await api.DELETE('/v1/rental-insurances/{id}/co-tenants/{cpfCnpj}', {
+            params: { path: { id, cpfCnpj }, header: headersFor(id, options) },
+            signal: options.signal,
+          }),
+        ),
+      );
     },
   };
 }

@@ -16,7 +16,9 @@ export function financial({ api }: Pick<ResourceContext, 'api'>) {
     },
 
     async dailySummaries(range: DateRange, options: CallOptions = {}): Promise<ApiResult<DailySummary[]>> {
-      return resultOf(await api.GET('/v1/financial/daily-summaries', { params: { query: range, header: callHeaders(options) }, signal: options.signal }));
+      return resultOf(
+        await api.GET('/v1/financial/daily-summaries', { params: { query: range, header: callHeaders(options) }, signal: options.signal }),
+      );
     },
 
     async statementEntries(query: StatementQuery, options: CallOptions = {}): Promise<ApiResult<StatementEntryPage>> {

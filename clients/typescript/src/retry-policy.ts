@@ -22,9 +22,7 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
-export type AttemptOutcome =
-  | { kind: 'network-error' }
-  | { kind: 'response'; status: number; code: string | undefined; retryAfter: string | null };
+export type AttemptOutcome = { kind: 'network-error' } | { kind: 'response'; status: number; code: string | undefined; retryAfter: string | null };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -57,7 +57,12 @@ export function createTransport(options: TransportOptions): FetchLike {
       }
       if (response?.status === 401 && token) options.onUnauthorized?.(token);
       const outcome: AttemptOutcome = response
-        ? { kind: 'response', status: response.status, code: response.status === 409 ? await errorCodeOf(response) : undefined, retryAfter: response.headers.get('retry-after') }
+        ? {
+            kind: 'response',
+            status: response.status,
+            code: response.status === 409 ? await errorCodeOf(response) : undefined,
+            retryAfter: response.headers.get('retry-after'),
+          }
         : { kind: 'network-error' };
       const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after'), now()) : undefined;
       const delay = isRetryable(outcome, retrySafe) ? delayBeforeRetry(attempt, retryAfterMs, options.retry, random) : undefined;
@@ -67,7 +72,12 @@ export function createTransport(options: TransportOptions): FetchLike {
           notifyDeprecation(options.onDeprecation, request, response);
           return response;
         }
-        throw new PartnerNetworkError(`${request.method} ${new URL(request.url).pathname}: no answer (${describe(failure)})`, attempt, correlationId, failure);
+        throw new PartnerNetworkError(
+          `${request.method} ${new URL(request.url).pathname}: no answer (${describe(failure)})`,
+          attempt,
+          correlationId,
+          failure,
+        );
       }
       await response?.body?.cancel(); // release the connection before waiting
       await sleep(delay);

@@ -63,7 +63,10 @@ export function verifyWebhook(
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
   if (!(Math.abs(nowSeconds - seconds) <= tolerance)) {
-    throw new WebhookVerificationError(`webhook-timestamp is not within ${tolerance} s of this clock (a replay, or a clock to fix)`, 'stale_timestamp');
+    throw new WebhookVerificationError(
+      `webhook-timestamp is not within ${tolerance} s of this clock (a replay, or a clock to fix)`,
+      'stale_timestamp',
+    );
   }
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   const offered = signatures
@@ -82,7 +85,12 @@ export function verifyWebhook(
   } catch {
     throw new WebhookVerificationError('the signed body is not JSON', 'not_an_event');
   }
-  if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string' || (event as { id?: unknown }).id !== id) {
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof (event as { type?: unknown }).type !== 'string' ||
+    (event as { id?: unknown }).id !== id
+  ) {
     throw new WebhookVerificationError('the signed body is not an event whose id is the webhook-id', 'not_an_event');
   }
   // An endpoint receives only the types it subscribes to (and webhook.test), all in the union.

@@ -64,7 +64,17 @@ describe('Deprecation and Sunset', () => {
     const notices: DeprecationNotice[] = [];
     const client = h.client({ onDeprecation: (notice) => notices.push(notice) });
     const create = '/rental-guarantee/v1/rental-insurances$';
-    h.proxy.inject({ method: 'POST', path: create, action: { respond: { status: 503, headers: { ...DEPRECATED, 'Retry-After': '0' }, body: { code: 'service_unavailable', message: 'Busy.', timestamp: new Date().toISOString() } } } });
+    h.proxy.inject({
+      method: 'POST',
+      path: create,
+      action: {
+        respond: {
+          status: 503,
+          headers: { ...DEPRECATED, 'Retry-After': '0' },
+          body: { code: 'service_unavailable', message: 'Busy.', timestamp: new Date().toISOString() },
+        },
+      },
+    });
     h.proxy.inject({ method: 'POST', path: create, action: { addHeaders: DEPRECATED } });
     const created = await client.rentalInsurances.create(newGuarantee());
     assert.equal(created.attempts, 2);
@@ -99,7 +109,10 @@ describe('Deprecation and Sunset', () => {
       console.warn = warn;
     }
     assert.equal(warnings.length, 1, warnings.join('\n'));
-    assert.match(warnings[0]!, /GET \/rental-guarantee\/v1\/rental-insurances\/\{id\} is deprecated; it stops answering on 2028-07-01T00:00:00\.000Z/);
+    assert.match(
+      warnings[0]!,
+      /GET \/rental-guarantee\/v1\/rental-insurances\/\{id\} is deprecated; it stops answering on 2028-07-01T00:00:00\.000Z/,
+    );
     assert.ok(warnings[0]!.includes(`${CHANGELOG}#v1-balance`));
   });
 });

@@ -21,9 +21,7 @@ export interface RecordedRequest {
 }
 
 export type FaultAction =
-  | { respond: { status: number; headers?: Record<string, string>; body?: unknown } }
-  | { dropAnswer: true }
-  | { addHeaders: Record<string, string> };
+  { respond: { status: number; headers?: Record<string, string>; body?: unknown } } | { dropAnswer: true } | { addHeaders: Record<string, string> };
 
 export interface Fault {
   method: string;
@@ -57,7 +55,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = (req.url ?? '/').split('?')[0]!;
-      const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body: body.toString('utf8'), outcome: 0, receivedAt: Date.now() };
+      const record: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path,
+        headers: req.headers,
+        body: body.toString('utf8'),
+        outcome: 0,
+        receivedAt: Date.now(),
+      };
       requests.push(record);
       const fault = faults.find((candidate) => candidate.left > 0 && matches(candidate, record.method, path));
       if (fault) fault.left -= 1;

@@ -40,10 +40,20 @@ interface Run {
 }
 
 function startListen(forwardTo = receiver.url, stateFile = 'listen.json'): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'listen', '--forward-to', forwardTo, '--state-file', path.join(dir, stateFile), '--poll-interval', '0.2'], {
-    env: { ...process.env, RG_BASE_URL: h.service.baseUrl, RG_AUTH_URL: h.service.authUrl, RG_CLIENT_ID: h.service.clientId, RG_CLIENT_SECRET: h.service.clientSecret },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'listen', '--forward-to', forwardTo, '--state-file', path.join(dir, stateFile), '--poll-interval', '0.2'],
+    {
+      env: {
+        ...process.env,
+        RG_BASE_URL: h.service.baseUrl,
+        RG_AUTH_URL: h.service.authUrl,
+        RG_CLIENT_ID: h.service.clientId,
+        RG_CLIENT_SECRET: h.service.clientSecret,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

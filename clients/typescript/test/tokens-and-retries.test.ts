@@ -47,7 +47,13 @@ describe('tokens', () => {
     const client = h.client();
     await client.financial.balance();
     const before = tokenRequests();
-    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 401, body: { code: 'unauthorized', message: 'The access token is invalid.', timestamp: new Date().toISOString() } } } });
+    h.proxy.inject({
+      method: 'GET',
+      path: '/rental-guarantee/v1/financial/balance',
+      action: {
+        respond: { status: 401, body: { code: 'unauthorized', message: 'The access token is invalid.', timestamp: new Date().toISOString() } },
+      },
+    });
     const refused = await client.financial.balance().catch((error: unknown) => error);
     assert.ok(refused instanceof PartnerApiError && refused.status === 401 && refused.code === 'unauthorized' && refused.attempts === 1);
     await client.financial.balance();
@@ -59,13 +65,26 @@ describe('retries', () => {
   test('503 with Retry-After: the read waits at least that long, then succeeds with the same correlation id', async () => {
     const client = h.client();
     await client.financial.balance();
-    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 503, headers: { 'Retry-After': '1' }, body: { code: 'service_unavailable', message: 'Busy.', timestamp: new Date().toISOString() } } } });
+    h.proxy.inject({
+      method: 'GET',
+      path: '/rental-guarantee/v1/financial/balance',
+      action: {
+        respond: {
+          status: 503,
+          headers: { 'Retry-After': '1' },
+          body: { code: 'service_unavailable', message: 'Busy.', timestamp: new Date().toISOString() },
+        },
+      },
+    });
     const start = Date.now();
     const result = await client.financial.balance({ correlationId: 'test-503-retry' });
     assert.ok(Date.now() - start >= 1000, 'waited for Retry-After');
     assert.equal(result.attempts, 2);
     const seen = h.proxy.requests.filter((request) => header(request, 'x-correlation-id') === 'test-503-retry');
-    assert.deepEqual(seen.map((request) => request.outcome), [503, 200]);
+    assert.deepEqual(
+      seen.map((request) => request.outcome),
+      [503, 200],
+    );
   });
 
   for (const [label, status, code] of [
@@ -76,13 +95,22 @@ describe('retries', () => {
     test(`${label} on a create: retried with the same Idempotency-Key, executed once`, async () => {
       const client = h.client();
       const body = newGuarantee();
-      h.proxy.inject({ method: 'POST', path: '/rental-guarantee/v1/rental-insurances$', action: { respond: { status, headers: { 'Retry-After': '1' }, body: { code, message: label, timestamp: new Date().toISOString() } } } });
+      h.proxy.inject({
+        method: 'POST',
+        path: '/rental-guarantee/v1/rental-insurances$',
+        action: { respond: { status, headers: { 'Retry-After': '1' }, body: { code, message: label, timestamp: new Date().toISOString() } } },
+      });
       const created = await client.rentalInsurances.create(body);
       assert.equal(created.status, 201);
       assert.equal(created.replayed, false);
       assert.equal(created.attempts, 2);
-      const posts = h.proxy.requestsTo('/rental-guarantee/v1/rental-insurances', 'POST').filter((request) => request.body.includes(body.property.externalId!));
-      assert.deepEqual(posts.map((request) => request.outcome), [status, 201]);
+      const posts = h.proxy
+        .requestsTo('/rental-guarantee/v1/rental-insurances', 'POST')
+        .filter((request) => request.body.includes(body.property.externalId!));
+      assert.deepEqual(
+        posts.map((request) => request.outcome),
+        [status, 201],
+      );
       assert.equal(new Set(posts.map((request) => header(request, 'idempotency-key'))).size, 1);
       const listed = await client.rentalInsurances.list({ propertyExternalId: body.property.externalId! });
       assert.equal(listed.data.page.totalElements, 1);
@@ -92,7 +120,11 @@ describe('retries', () => {
   test('429 with Retry-After: the retry comes no sooner than Retry-After (the backoff alone is at most 200 ms here)', async () => {
     const client = h.client();
     await client.financial.balance();
-    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 429, headers: { 'Retry-After': '1' }, body: problem('rate_limited') } } });
+    h.proxy.inject({
+      method: 'GET',
+      path: '/rental-guarantee/v1/financial/balance',
+      action: { respond: { status: 429, headers: { 'Retry-After': '1' }, body: problem('rate_limited') } },
+    });
     const result = await client.financial.balance({ correlationId: 'test-429-wait' });
     assert.equal(result.status, 200);
     assert.equal(result.attempts, 2);
@@ -107,7 +139,11 @@ describe('retries', () => {
     // A whole second (HTTP-dates have no fraction) at least 1.5 s ahead: far above the test backoff.
     const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
     const retryAfter = new Date(retryAt).toUTCString();
-    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 503, headers: { 'Retry-After': retryAfter }, body: problem('service_unavailable') } } });
+    h.proxy.inject({
+      method: 'GET',
+      path: '/rental-guarantee/v1/financial/balance',
+      action: { respond: { status: 503, headers: { 'Retry-After': retryAfter }, body: problem('service_unavailable') } },
+    });
     const result = await client.financial.balance({ correlationId: 'test-retry-after-date' });
     assert.equal(result.attempts, 2);
     const [unavailable, retried] = sentWith('test-retry-after-date');
@@ -124,7 +160,11 @@ describe('retries', () => {
       const client = h.client({ retry: { maxRetryAfterMs: 2_000 } });
       await client.financial.balance();
       const correlationId = `test-retry-after-too-long-${form.replace(/ /g, '-')}`;
-      h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', action: { respond: { status: 429, headers: { 'Retry-After': retryAfter() }, body: problem('rate_limited') } } });
+      h.proxy.inject({
+        method: 'GET',
+        path: '/rental-guarantee/v1/financial/balance',
+        action: { respond: { status: 429, headers: { 'Retry-After': retryAfter() }, body: problem('rate_limited') } },
+      });
       const start = Date.now();
       const error = await client.financial.balance({ correlationId }).catch((caught: unknown) => caught);
       assert.ok(Date.now() - start < 1000, 'did not wait');
@@ -132,7 +172,10 @@ describe('retries', () => {
       assert.deepEqual([error.status, error.code, error.attempts], [429, 'rate_limited', 1]);
       // An HTTP-date has whole seconds: up to one second less than the hour remains.
       assert.ok(error.retryAfterSeconds! >= 3598 && error.retryAfterSeconds! <= 3600, String(error.retryAfterSeconds));
-      assert.deepEqual(sentWith(correlationId).map((request) => request.outcome), [429]);
+      assert.deepEqual(
+        sentWith(correlationId).map((request) => request.outcome),
+        [429],
+      );
     });
   }
 
@@ -140,14 +183,21 @@ describe('retries', () => {
     test(`${status} on a write sent without an Idempotency-Key (through client.api) is not retried`, async () => {
       const client = h.client();
       const correlationId = `test-${status}-keyless-write`;
-      h.proxy.inject({ method: 'POST', path: '/rental-guarantee/v1/rental-insurances$', action: { respond: { status, body: problem('internal_error') } } });
+      h.proxy.inject({
+        method: 'POST',
+        path: '/rental-guarantee/v1/rental-insurances$',
+        action: { respond: { status, body: problem('internal_error') } },
+      });
       // The wrapped writes always send a key; a caller of the raw generated client may leave it out.
       const headers = { 'X-Correlation-Id': correlationId } as { 'X-Correlation-Id': string; 'Idempotency-Key': string };
       const { response, error } = await client.api.POST('/v1/rental-insurances', { params: { header: headers }, body: newGuarantee() });
       assert.equal(response.status, status);
       assert.equal((error as { code?: string }).code, 'internal_error');
       const sent = sentWith(correlationId);
-      assert.deepEqual(sent.map((request) => request.outcome), [status]);
+      assert.deepEqual(
+        sent.map((request) => request.outcome),
+        [status],
+      );
       assert.equal(header(sent[0]!, 'idempotency-key'), undefined);
     });
   }
@@ -156,10 +206,15 @@ describe('retries', () => {
     const client = h.client();
     h.proxy.inject({ method: 'POST', path: '/rental-guarantee/v1/rental-insurances$', action: { dropAnswer: true } });
     const headers = { 'X-Correlation-Id': 'test-keyless-dropped' } as { 'X-Correlation-Id': string; 'Idempotency-Key': string };
-    const error = await client.api.POST('/v1/rental-insurances', { params: { header: headers }, body: newGuarantee() }).catch((caught: unknown) => caught);
+    const error = await client.api
+      .POST('/v1/rental-insurances', { params: { header: headers }, body: newGuarantee() })
+      .catch((caught: unknown) => caught);
     assert.ok(error instanceof PartnerNetworkError, String(error));
     assert.equal(error.attempts, 1);
-    assert.deepEqual(sentWith('test-keyless-dropped').map((request) => request.outcome), ['dropped']);
+    assert.deepEqual(
+      sentWith('test-keyless-dropped').map((request) => request.outcome),
+      ['dropped'],
+    );
   });
 
   test('a 4xx is never retried, and the error carries code, details and correlation id', async () => {
@@ -169,7 +224,10 @@ describe('retries', () => {
     assert.ok(error instanceof PartnerApiError);
     assert.equal(error.status, 400);
     assert.equal(error.code, 'validation_failed');
-    assert.ok(error.details.some((detail) => detail.startsWith('tenant.cpfCnpj')), error.details.join('; '));
+    assert.ok(
+      error.details.some((detail) => detail.startsWith('tenant.cpfCnpj')),
+      error.details.join('; '),
+    );
     assert.equal(error.correlationId, 'test-400-no-retry');
     assert.equal(error.attempts, 1);
     assert.equal(h.proxy.requests.filter((request) => header(request, 'x-correlation-id') === 'test-400-no-retry').length, 1);
@@ -181,7 +239,12 @@ describe('retries', () => {
   test('the client gives up after maxAttempts and reports the last answer', async () => {
     const client = h.client({ retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20 } });
     await client.financial.balance();
-    h.proxy.inject({ method: 'GET', path: '/rental-guarantee/v1/financial/balance', times: 3, action: { respond: { status: 503, body: { code: 'service_unavailable', message: 'Down.', timestamp: new Date().toISOString() } } } });
+    h.proxy.inject({
+      method: 'GET',
+      path: '/rental-guarantee/v1/financial/balance',
+      times: 3,
+      action: { respond: { status: 503, body: { code: 'service_unavailable', message: 'Down.', timestamp: new Date().toISOString() } } },
+    });
     const error = await client.financial.balance().catch((caught: unknown) => caught);
     assert.ok(error instanceof PartnerApiError && error.status === 503 && error.code === 'service_unavailable');
     assert.equal(error.attempts, 3);

@@ -107,7 +107,9 @@ describe('verifyWebhook', () => {
       params: { path: { endpointId }, header: { 'Idempotency-Key': randomUUID() } },
     });
     assert.ok(sent.response.ok, `test event: ${sent.response.status}`);
-    const test = (await receiver.waitFor((all) => all.some((request) => typeOf(request) === 'webhook.test'))).find((r) => typeOf(r) === 'webhook.test')!;
+    const test = (await receiver.waitFor((all) => all.some((request) => typeOf(request) === 'webhook.test'))).find(
+      (r) => typeOf(r) === 'webhook.test',
+    )!;
     assert.equal(String(test.headers['webhook-signature']).split(' ').length, 2);
     for (const secrets of [[newSecret], [secret], [otherSecret(), newSecret]]) {
       const event = verifyWebhook(test.rawBody, test.headers, secrets);

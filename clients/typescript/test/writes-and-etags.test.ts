@@ -23,8 +23,13 @@ describe('idempotent writes', () => {
     assert.equal(created.status, 201);
     assert.equal(created.replayed, true);
     assert.equal(created.attempts, 2);
-    const posts = h.proxy.requestsTo('/rental-guarantee/v1/rental-insurances', 'POST').filter((request) => request.body.includes(body.property.externalId!));
-    assert.deepEqual(posts.map((request) => request.outcome), ['dropped', 201]);
+    const posts = h.proxy
+      .requestsTo('/rental-guarantee/v1/rental-insurances', 'POST')
+      .filter((request) => request.body.includes(body.property.externalId!));
+    assert.deepEqual(
+      posts.map((request) => request.outcome),
+      ['dropped', 201],
+    );
     assert.equal(header(posts[0]!, 'idempotency-key'), header(posts[1]!, 'idempotency-key'));
     const listed = await client.rentalInsurances.list({ propertyExternalId: body.property.externalId! });
     assert.equal(listed.data.page.totalElements, 1, 'created once');
@@ -76,8 +81,13 @@ describe('If-Match and versions', () => {
     const changed = await client.coTenants.patch(data.id, '11144477735', { phoneNumber: '(21) 99876-5432' });
     const removed = await client.coTenants.remove(data.id, '11144477735');
     assert.deepEqual([added.etag, changed.etag, removed.etag], ['W/"3"', 'W/"4"', 'W/"5"']);
-    const sent = h.proxy.requests.filter((request) => request.path.startsWith(`/rental-guarantee/v1/rental-insurances/${data.id}`) && request.method !== 'GET');
-    assert.deepEqual(sent.map((request) => header(request, 'if-match')), ['W/"1"', 'W/"2"', 'W/"3"', 'W/"4"']);
+    const sent = h.proxy.requests.filter(
+      (request) => request.path.startsWith(`/rental-guarantee/v1/rental-insurances/${data.id}`) && request.method !== 'GET',
+    );
+    assert.deepEqual(
+      sent.map((request) => header(request, 'if-match')),
+      ['W/"1"', 'W/"2"', 'W/"3"', 'W/"4"'],
+    );
   });
 
   test('a write on a guarantee the client never read names what to do, without sending anything', async () => {

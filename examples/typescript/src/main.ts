@@ -1,7 +1,8 @@
 /**
  * A partner integration with the Rental Guarantee Partner API, to copy into your own system:
- * submit a lease's guarantee, follow the review, accept the approved proposal on the tenant's
- * behalf and wait until the contract is signed and the guarantee is active.
+ * submit a lease's guarantee with the tenant's documents, follow the review, accept the approved
+ * proposal on the tenant's behalf, keep the contract the signers sign, and wait until it is signed
+ * and the guarantee is active.
  *
  *   RG_BASE_URL=https://sandbox.api.rentalguarantee.example/rental-guarantee \
  *   RG_AUTH_URL=https://sandbox.auth.rentalguarantee.example/auth \
@@ -9,11 +10,21 @@
  *
  * In the sandbox the cents of rentalAmount choose the review's outcome (3500.00: approved and
  * signed; 3500.01: declined; see the reference page, "Testing in the sandbox"). Set
- * RG_RENTAL_AMOUNT to try another outcome. The secret is read from the environment (put it there
- * from your secret store) and never printed.
+ * RG_RENTAL_AMOUNT to try another outcome. RG_DOCUMENTS names the lease's files to attach (paths,
+ * comma-separated; PDF, JPEG or PNG); without it, a stand-in PDF is written to a temporary folder.
+ * The secret is read from the environment (put it there from your secret store) and never printed.
  */
-import { createPartnerClient, PartnerApiError, PartnerClientError, type RentalInsurance, type RentalInsuranceCreate } from '@rental-guarantee/partner-client';
+import {
+  createPartnerClient,
+  PartnerApiError,
+  PartnerClientError,
+  type RentalInsurance,
+  type RentalInsuranceCreate,
+} from '@rental-guarantee/partner-client';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -30,7 +41,9 @@ const client = createPartnerClient({
   scopes: ['ri:rental-insurances:read', 'ri:rental-insurances:write'],
   // A deprecated operation announces its end months ahead (Deprecation, Sunset): route it to your alerts.
   onDeprecation: (notice) =>
-    console.error(`[integration] ALERT ${notice.method} ${notice.path} is deprecated, sunset ${notice.sunsetAt?.toISOString() ?? 'not set'}: ${notice.links.join(' ')}`),
+    console.error(
+      `[integration] ALERT ${notice.method} ${notice.path} is deprecated, sunset ${notice.sunsetAt?.toISOString() ?? 'not set'}: ${notice.links.join(' ')}`,
+    ),
 });
 const waitMs = Number(process.env.RG_WAIT_SECONDS ?? 180) * 1000;
 
@@ -41,6 +54,8 @@ interface Lease {
   property: RentalInsuranceCreate['property'];
   rent: number;
   condoFee: number;
+  /** The files your agent scanned for this lease (identity, income proof...), on disk. */
+  documents: string[];
 }
 
 const log = (message: string) => console.log(`[integration] ${message}`);
@@ -56,22 +71,45 @@ async function submit(lease: Lease): Promise<RentalInsurance> {
     { externalId: lease.contractId, tenant: lease.tenant, property: lease.property, rentalAmount: lease.rent, condoFee: lease.condoFee },
     { idempotencyKey: `lease-${lease.contractId}-submit` },
   );
-  log(`submitted ${lease.contractId}: ${describe(data)}${replayed ? ' (already submitted: same guarantee)' : ''}, effects: ${effects.join(', ') || 'none'}`);
+  log(
+    `submitted ${lease.contractId}: ${describe(data)}${replayed ? ' (already submitted: same guarantee)' : ''}, effects: ${effects.join(', ') || 'none'}`,
+  );
   return data;
+}
+
+/**
+ * The tenant's documents go with the submission: read from disk as they are sent (up to five per
+ * call, 10 MB each), in one history entry the reviewer sees at once. The Idempotency-Key comes from
+ * the lease too, so a retried submission does not attach them twice.
+ */
+async function attachDocuments(lease: Lease, guarantee: RentalInsurance): Promise<void> {
+  const { data, replayed } = await client.documents.attachDocuments(
+    guarantee.id,
+    lease.documents.map((file) => ({ path: file })),
+    { comment: "The tenant's documents.", idempotencyKey: `lease-${lease.contractId}-documents` },
+  );
+  const names = data.documents.map((document) => `${document.fileName} (${document.contentType}, ${document.size} bytes)`);
+  log(`attached ${data.documents.length} document(s): ${names.join(', ')}${replayed ? ' (already attached)' : ''}`);
 }
 
 /** The review takes seconds in the sandbox and longer in production: poll cheaply (If-None-Match). */
 async function decision(guarantee: RentalInsurance): Promise<RentalInsurance> {
   const { data } = await client.rentalInsurances.waitFor(guarantee.id, (current) => current.status !== 'under_review', { timeoutMs: waitMs });
-  log(`reviewed: ${describe(data)}${data.installmentAmount === null ? '' : `, installment ${data.installmentAmount}, coverage ${data.coverageLimit}`}`);
+  log(
+    `reviewed: ${describe(data)}${data.installmentAmount === null ? '' : `, installment ${data.installmentAmount}, coverage ${data.coverageLimit}`}`,
+  );
   return data;
 }
 
-/** Information requested: the reviewer says what in the history; change the data and wait again. */
+/**
+ * Information requested: the reviewer says what in the history, and may attach a checklist or a
+ * form (its `documents`: download them with downloadDocument); change the data and wait again.
+ */
 async function answerInformationRequest(guarantee: RentalInsurance): Promise<RentalInsurance> {
   const history = await client.rentalInsurances.history(guarantee.id);
   const request = [...history].reverse().find((entry) => entry.comment);
-  log(`information requested: "${request?.comment ?? '(no comment)'}"`);
+  const attachedByReviewer = request?.documents.map((document) => document.fileName).join(', ');
+  log(`information requested: "${request?.comment ?? '(no comment)'}"${attachedByReviewer ? `, with ${attachedByReviewer}` : ''}`);
   // modify() reads the latest version, applies the change and retries if someone changed it meanwhile.
   await client.rentalInsurances.modify(guarantee.id, () => ({ tenant: { profession: 'Engenheira civil' } }));
   return decision(guarantee);
@@ -80,14 +118,30 @@ async function answerInformationRequest(guarantee: RentalInsurance): Promise<Ren
 async function acceptAndWaitForSignatures(guarantee: RentalInsurance): Promise<RentalInsurance> {
   const accepted = await client.rentalInsurances.accept(guarantee.id);
   log(`accepted: ${describe(accepted.data)}, effects: ${accepted.effects.join(', ')}`);
-  const { data } = await client.rentalInsurances.waitFor(guarantee.id, (current) => current.status !== 'accepted', { timeoutMs: waitMs }).catch(async (error: unknown) => {
-    if (!(error instanceof PartnerClientError)) throw error;
-    return client.rentalInsurances.get(guarantee.id); // still accepted: a signer has not signed (or refused)
-  });
+  const { data } = await client.rentalInsurances
+    .waitFor(guarantee.id, (current) => current.status !== 'accepted', { timeoutMs: waitMs })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof PartnerClientError)) throw error;
+      return client.rentalInsurances.get(guarantee.id); // still accepted: a signer has not signed (or refused)
+    });
   const signatures = await client.rentalInsurances.signatures(guarantee.id);
   log(`signatures: ${signatures.map((signature) => `${signature.role} ${signature.status}`).join(', ')}`);
+  // The contract the signers sign is a document: keep the very bytes next to the lease.
+  const contractId = signatures.find((signature) => signature.role === 'document')?.documentId;
+  if (contractId) {
+    const file = path.join(os.tmpdir(), `contract-${guarantee.id}-${contractId}.pdf`);
+    const contract = await client.documents.downloadDocument(guarantee.id, contractId, file);
+    log(`contract downloaded to ${contract.path} (${contract.size} bytes, SHA-256 ${contract.sha256.slice(0, 16)}..., checked)`);
+  }
   log(`now: ${describe(data)}${data.startBillingDate ? `, billing from ${data.startBillingDate}` : ''}`);
   return data;
+}
+
+/** A one-page PDF standing in for the scan of the tenant's income proof, when RG_DOCUMENTS names none. */
+function standInDocument(): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lease-')), 'comprovante-renda.pdf');
+  fs.writeFileSync(file, `%PDF-1.4\n% stand-in for a scanned income proof\ntrailer << >>\n%%EOF\n`);
+  return file;
 }
 
 async function main(): Promise<number> {
@@ -101,9 +155,11 @@ async function main(): Promise<number> {
     },
     rent: Number(process.env.RG_RENTAL_AMOUNT ?? 3500),
     condoFee: 850,
+    documents: process.env.RG_DOCUMENTS?.split(',').map((file) => file.trim()) ?? [standInDocument()],
   };
   let guarantee = await submit(lease);
   await submit(lease); // a retried submission: the same guarantee, not a second one
+  await attachDocuments(lease, guarantee);
   guarantee = await decision(guarantee);
   if (guarantee.status === 'information_requested') guarantee = await answerInformationRequest(guarantee);
   if (guarantee.status !== 'approved') {
@@ -118,7 +174,8 @@ main()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
     // Typed errors name the problem; quote the correlation id to support.
-    if (error instanceof PartnerApiError) console.error(`[integration] API error ${error.status} ${error.code}: ${error.message} ${error.details.join('; ')}`);
+    if (error instanceof PartnerApiError)
+      console.error(`[integration] API error ${error.status} ${error.code}: ${error.message} ${error.details.join('; ')}`);
     else console.error(`[integration] ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -32,6 +32,15 @@ async function handle(event: WebhookEvent): Promise<void> {
     case 'rental_insurance.comment_added':
       log(`rental insurance ${event.data.rentalInsuranceId}: comment by ${event.data.historyEntry.creator.name}`);
       break;
+    case 'rental_insurance.documents_attached': {
+      // A reviewer's documents (serviceAccount false) are what the review asks of you: a checklist,
+      // a form to return. Download them with client.documents.downloadDocument. The contract the
+      // signers sign arrives this way too, on the accept's entry.
+      const { creator, documents } = event.data.historyEntry;
+      const from = creator.serviceAccount ? 'your integration' : `reviewer ${creator.name}`;
+      log(`rental insurance ${event.data.rentalInsuranceId}: ${documents.map((document) => document.fileName).join(', ')} attached by ${from}`);
+      break;
+    }
     case 'rental_insurance.contract_reissued':
       log(`rental insurance ${event.data.rentalInsurance.id}: contract reissued, ${event.data.signatures.length} signatures pending`);
       break;

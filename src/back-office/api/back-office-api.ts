@@ -12,20 +12,23 @@ import { deskOperations } from './desk-operations';
 import { agencyViewOperations } from './agency-view-operations';
 import { secretBox } from '../../webhooks/secret-box';
 import { urlPolicy } from '../../webhooks/url-safety';
+import { staffDocumentOperations } from './document-operations';
+import { NO_DOCUMENT_SERVICES, type DocumentServices } from '../../guarantees/documents/document-services';
 
-/** `db`: where refusals are audited outside the refused request's transaction (absent: not audited; tests listing operations). */
-export function backOfficeApi(config: Config, db?: Database): ApiDefinition<BackOfficeWork> {
+/** `documents`: the process's document services (app.ts); absent only where the API is built to be checked, never served. `db`: where refusals are audited outside the refused request's transaction (absent: not audited; tests listing operations). */
+export function backOfficeApi(config: Config, documents: DocumentServices = NO_DOCUMENT_SERVICES, db?: Database): ApiDefinition<BackOfficeWork> {
   return {
     name: 'openapi/back-office.yaml',
     document: loadContract('back-office'),
     operations: [
       ...reviewOperations,
       ...deskOperations,
+      ...staffDocumentOperations,
       ...credentialOperations,
       ...webhookOperations,
       ...requestLogOperations,
       ...agencyViewOperations,
     ],
-    workFor: backOfficeWork(config.ENVIRONMENT, config.CREDENTIALS_PER_AGENCY, { box: secretBox(config), policy: urlPolicy(config) }, db),
+    workFor: backOfficeWork(config.ENVIRONMENT, config.CREDENTIALS_PER_AGENCY, { box: secretBox(config), policy: urlPolicy(config) }, documents, db),
   };
 }

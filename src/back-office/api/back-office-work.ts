@@ -15,8 +15,11 @@ import { operatorOf, type Operator } from './operator';
 import { companyGuarantees, type CompanyGuarantees } from '../../guarantees/company-guarantees';
 import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../../webhooks/company-webhooks';
 import { staffMember } from './review-service';
+import type { DocumentServices } from '../../guarantees/documents/document-services';
 
 export interface BackOfficeWork {
+  /** The process's document services (issue 35). */
+  documents: DocumentServices;
   /** What the domain's writes run on; the pipeline flushes it. */
   unit: UnitOfWork;
   /** The unit's database handle (the write's transaction), for reads and plain statements. */
@@ -35,8 +38,15 @@ export interface BackOfficeWork {
   agency(companyId: string): { guarantees: CompanyGuarantees; webhooks: CompanyWebhooks };
 }
 
-export function backOfficeWork(environment: Environment, credentialsPerAgency: number, webhookRules: WebhookRules, db?: Database) {
+export function backOfficeWork(
+  environment: Environment,
+  credentialsPerAgency: number,
+  webhookRules: WebhookRules,
+  documents: DocumentServices,
+  db?: Database,
+) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
+    documents,
     unit,
     db: unit.db,
     environment,
@@ -46,8 +56,11 @@ export function backOfficeWork(environment: Environment, credentialsPerAgency: n
       if (db) await recordAudit(db, entry);
     },
     agency: (companyId) => ({
-      // Reads only: the actor and the comment quota are never used by the agency view.
-      guarantees: companyGuarantees(unit, companyId, staffMember(principal.personName ?? principal.displayName), { commentQuotaPerDay: 0 }),
+      // Reads only: the actor, the comment quota and the contracts are never used by the agency view.
+      guarantees: companyGuarantees(unit, companyId, staffMember(principal.personName ?? principal.displayName), {
+        commentQuotaPerDay: 0,
+        contracts: documents.contracts,
+      }),
       webhooks: companyWebhooks(unit, { ...principal, companyId }, webhookRules),
     }),
   });

@@ -5,6 +5,10 @@ import { historyPage, toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId } from '../../guarantees/request-values';
 import { signaturePage } from '../../guarantees/signatures';
 import { halPage, pageRequest } from '../../http/paging';
+import type { UploadedFile } from '../../http/multipart-body';
+import type { SentDocuments } from '../../guarantees/documents/attach-documents';
+import { keptBytesOf } from '../../guarantees/documents/company-documents';
+import type { DocumentServices } from '../../guarantees/documents/document-services';
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { postLedgerEntry } from './ledger-posting';
 import { toPostedStatementEntry } from './mappers';
@@ -20,16 +24,25 @@ import {
 
 type Schemas = components['schemas'];
 
+/** A multipart body's binary parts as the pipeline gives them (http/multipart-body.ts). */
+type WithFiles<Body> = Omit<Body, 'file'> & { file: UploadedFile[] };
+
+/** The files a multipart review move sends, for its history entry. */
+function sentWith(body: object | undefined, documents: DocumentServices): { documents?: SentDocuments } {
+  const files = (body as { file?: UploadedFile[] } | undefined)?.file;
+  return files ? { documents: { files: files.map(keptBytesOf), rules: documents.rules } } : {};
+}
+
 /**
  * A review move: its input is checked (400) and the guarantee locked (404), once each, in the
  * precondition, whose version the pipeline compares with an If-Match when one is sent; then the
  * handler applies the checked move to the locked guarantee under the staff member's name.
  */
-function reviewMove<Body>(operationOf: (body: Body) => ReviewOperation) {
+function reviewMove<Body>(operationOf: (body: Body, documents: DocumentServices) => ReviewOperation) {
   return {
     precondition: async ({ params, body }: { params: { id: number }; body: Body }, work: BackOfficeWork) => {
       work.operator('staff', SCOPE.review);
-      const checked = checkReviewOperation(operationOf(body));
+      const checked = checkReviewOperation(operationOf(body, work.documents));
       return { ...(await lockForReview(work.db, guaranteeId(params.id))), checked };
     },
     handler: async ({ current }: { current: ReviewTarget & { checked: CheckedReview } }, work: BackOfficeWork) => {
@@ -73,11 +86,19 @@ export const reviewOperations = [
   ),
   defineOperation(
     'declineRentalInsurance',
-    reviewMove((body: Schemas['DecisionComment'] | undefined) => ({ type: 'decline', comment: body?.comment })),
+    reviewMove((body: Schemas['DecisionComment'] | WithFiles<Schemas['DecisionWithDocuments']> | undefined, documents) => ({
+      type: 'decline',
+      comment: body?.comment,
+      ...sentWith(body, documents),
+    })),
   ),
   defineOperation(
     'requestRentalInsuranceInformation',
-    reviewMove((body: Schemas['InformationRequest']) => ({ type: 'request_information', comment: body.comment })),
+    reviewMove((body: Schemas['InformationRequest'] | WithFiles<Schemas['InformationRequestWithDocuments']>, documents) => ({
+      type: 'request_information',
+      comment: body.comment,
+      ...sentWith(body, documents),
+    })),
   ),
   defineOperation(
     'markSigningEnvelopeReady',

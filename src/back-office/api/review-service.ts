@@ -15,6 +15,7 @@ import { appendComment } from '../../guarantees/history';
 import { changeTime } from '../../guarantees/guarantee-clock';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from '../../guarantees/review-actions';
+import type { SentDocuments } from '../../guarantees/documents/attach-documents';
 
 /** A staff member as the creator of history entries (`serviceAccount: false`). */
 export const staffMember = (name: string): Actor => ({ name, serviceAccount: false });
@@ -37,8 +38,8 @@ export type SignerRole = 'document' | 'tenant' | 'co_tenant';
 
 export type ReviewOperation =
   | { type: 'approve'; terms: ApprovalInput }
-  | { type: 'decline'; comment?: string | null }
-  | { type: 'request_information'; comment: string }
+  | { type: 'decline'; comment?: string | null; documents?: SentDocuments }
+  | { type: 'request_information'; comment: string; documents?: SentDocuments }
   | { type: 'envelope_ready' }
   | { type: 'signature'; role: SignerRole; cpfCnpj?: string | null; outcome: 'signed' | 'refused' }
   | { type: 'expire' }
@@ -87,9 +88,9 @@ export async function applyCheckedReview(
     case 'approve':
       return review.approve(unit, guarantee, staff, checked.terms!, cleanComment(operation.terms.comment));
     case 'decline':
-      return review.decline(unit, guarantee, staff, cleanComment(operation.comment));
+      return review.decline(unit, guarantee, staff, cleanComment(operation.comment), operation.documents);
     case 'request_information':
-      return review.requestInformation(unit, guarantee, staff, operation.comment.trim());
+      return review.requestInformation(unit, guarantee, staff, operation.comment.trim(), operation.documents);
     case 'envelope_ready':
       return review.markEnvelopeReady(unit, guarantee, staff);
     case 'signature':

@@ -44,7 +44,8 @@ export async function forward(event: { id: string }, options: ForwardOptions): P
     return { status: response.status, durationMs: Math.round(performance.now() - started) };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    const failure = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (cause?.code ?? String(error));
+    const failure =
+      error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (cause?.code ?? String(error));
     return { status: undefined, failure, durationMs: Math.round(performance.now() - started) };
   }
 }

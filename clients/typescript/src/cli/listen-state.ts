@@ -28,7 +28,8 @@ export class ListenState {
     let state: StateFile | undefined;
     if (fs.existsSync(file)) {
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StateFile>;
-      if (typeof parsed.secret !== 'string' || !parsed.secret.startsWith('whsec_')) throw new Error(`${file} is not a listen state file (no whsec_ secret)`);
+      if (typeof parsed.secret !== 'string' || !parsed.secret.startsWith('whsec_'))
+        throw new Error(`${file} is not a listen state file (no whsec_ secret)`);
       state = { secret: parsed.secret, cursors: typeof parsed.cursors === 'object' && parsed.cursors !== null ? parsed.cursors : {} };
     }
     const opened = new ListenState(file, state ?? { secret: `whsec_${randomBytes(32).toString('base64')}`, cursors: {} });

@@ -63,7 +63,12 @@ async function forwardUntilAnswered(options: ListenOptions, event: WebhookEvent)
   const { print, signal } = options;
   for (;;) {
     if (signal.aborted) return false;
-    const answer = await forward(event, { url: options.forwardTo, secret: options.state.secret, timeoutMs: options.timeoutMs, userAgent: USER_AGENT });
+    const answer = await forward(event, {
+      url: options.forwardTo,
+      secret: options.state.secret,
+      timeoutMs: options.timeoutMs,
+      userAgent: USER_AGENT,
+    });
     const what = `${event.occurredAt}  ${event.type}  ${event.id}`;
     if (answer.status !== undefined) {
       print(`${what}  -> ${answer.status} (${answer.durationMs} ms)`);

@@ -16,6 +16,8 @@ export type RentalInsuranceSignatureChangedEvent = BodyOf<'rentalInsuranceSignat
 export type RentalInsuranceCommentAddedEvent = BodyOf<'rentalInsuranceCommentAdded'>;
 /** rental_insurance.contract_reissued: The contract was reissued */
 export type RentalInsuranceContractReissuedEvent = BodyOf<'rentalInsuranceContractReissued'>;
+/** rental_insurance.documents_attached: Documents were attached to a guarantee */
+export type RentalInsuranceDocumentsAttachedEvent = BodyOf<'rentalInsuranceDocumentsAttached'>;
 /** statement_entry.created: A statement entry was posted */
 export type StatementEntryCreatedEvent = BodyOf<'statementEntryCreated'>;
 /** webhook.test: A test event */
@@ -27,13 +29,14 @@ export type WebhookEvent =
   | RentalInsuranceSignatureChangedEvent
   | RentalInsuranceCommentAddedEvent
   | RentalInsuranceContractReissuedEvent
+  | RentalInsuranceDocumentsAttachedEvent
   | StatementEntryCreatedEvent
   | WebhookTestEvent;
 
 export type WebhookEventType = WebhookEvent['type'];
 
 /** The event type names of the document, in its order. */
-export const WEBHOOK_EVENT_TYPES = ['rental_insurance.status_changed', 'rental_insurance.signature_changed', 'rental_insurance.comment_added', 'rental_insurance.contract_reissued', 'statement_entry.created', 'webhook.test'] as const satisfies readonly WebhookEventType[];
+export const WEBHOOK_EVENT_TYPES = ['rental_insurance.status_changed', 'rental_insurance.signature_changed', 'rental_insurance.comment_added', 'rental_insurance.contract_reissued', 'rental_insurance.documents_attached', 'statement_entry.created', 'webhook.test'] as const satisfies readonly WebhookEventType[];
 
 /** True when `event` is a `rental_insurance.status_changed` event. */
 export function isRentalInsuranceStatusChanged(event: WebhookEvent): event is RentalInsuranceStatusChangedEvent {
@@ -50,6 +53,10 @@ export function isRentalInsuranceCommentAdded(event: WebhookEvent): event is Ren
 /** True when `event` is a `rental_insurance.contract_reissued` event. */
 export function isRentalInsuranceContractReissued(event: WebhookEvent): event is RentalInsuranceContractReissuedEvent {
   return event.type === 'rental_insurance.contract_reissued';
+}
+/** True when `event` is a `rental_insurance.documents_attached` event. */
+export function isRentalInsuranceDocumentsAttached(event: WebhookEvent): event is RentalInsuranceDocumentsAttachedEvent {
+  return event.type === 'rental_insurance.documents_attached';
 }
 /** True when `event` is a `statement_entry.created` event. */
 export function isStatementEntryCreated(event: WebhookEvent): event is StatementEntryCreatedEvent {

@@ -1,0 +1,81 @@
+/**
+ * Reviewers' documents through the back office (openapi/back-office.yaml): a reviewer attaches a
+ * form, asks for information with a checklist attached, and the partner reads both in the history,
+ * downloads them and is told by the event feed without polling.
+ */
+import request from 'supertest';
+import { useTestApp } from '../support/test-app';
+import { asPartner, type HistoryEntry } from '../support/partner-api';
+import { newStaff, OPS, type Operator } from '../back-office/ops-support';
+import { binary, documentsPath, htmlBytes, pdfBytes, sha256Of, upload } from '../support/document-files';
+
+const world = useTestApp({}, { agencies: 1 });
+const partner = asPartner(world);
+let staff: Operator;
+beforeAll(async () => {
+  staff = await newStaff(world, { name: 'Ana Souza' });
+});
+const reviewPath = (id: number, action: string) => `${OPS}/v1/rental-insurances/${id}/${action}`;
+
+test('When a reviewer asks for information with a checklist attached, then the partner reads it in the history, downloads it and sees the event', async () => {
+  const guarantee = await partner.newGuarantee();
+  const checklist = pdfBytes();
+  const asked = await upload(world, staff, reviewPath(guarantee.id, 'request-information'), [{ bytes: checklist, name: 'checklist.pdf' }], {
+    comment: 'Envie os documentos da lista anexa.',
+  });
+  expect(asked.status).toBe(200);
+  expect(asked.body.status).toBe('information_requested');
+  const entry = (await partner.historyEntries(guarantee.id)).at(-1)!;
+  expect(entry.status.code).toBe('information_requested');
+  expect(entry.comment).toBe('Envie os documentos da lista anexa.');
+  expect(entry.creator).toEqual({ name: 'Ana Souza', serviceAccount: false });
+  expect(entry.documents.map((d) => [d.fileName, d.sha256])).toEqual([['checklist.pdf', sha256Of(checklist)]]);
+  const download = await binary(partner.follow(`${documentsPath(guarantee.id)}/${entry.documents[0]!.id}`));
+  expect(Buffer.compare(download.body as Buffer, checklist)).toBe(0);
+
+  const feed = await partner.follow('/rental-guarantee/v1/events?type=rental_insurance.documents_attached');
+  expect(feed.status).toBe(200);
+  const events = (feed.body._embedded.events as Array<{ data: { rentalInsuranceId: number; historyEntry: HistoryEntry } }>).filter(
+    (event) => event.data.rentalInsuranceId === guarantee.id,
+  );
+  expect(events.map((event) => event.data.historyEntry.documents[0]!.sha256)).toEqual([sha256Of(checklist)]);
+});
+
+test('When a reviewer attaches a form, then it is its own history entry; the back office lists and downloads the partner documents too', async () => {
+  const guarantee = await partner.newGuarantee();
+  const form = pdfBytes();
+  const attached = await upload(world, staff, reviewPath(guarantee.id, 'documents'), [{ bytes: form, name: 'formulario.pdf' }]);
+  expect(attached.status).toBe(201);
+  expect((attached.body as HistoryEntry).documents[0]!.creator).toEqual({ name: 'Ana Souza', serviceAccount: false });
+  const mine = pdfBytes();
+  expect((await upload(world, world.agency, documentsPath(guarantee.id), [{ bytes: mine, name: 'renda.pdf' }])).status).toBe(201);
+  const list = await request(world.app).get(reviewPath(guarantee.id, 'documents')).set(staff.auth);
+  expect(list.status).toBe(200);
+  expect(list.body._embedded.documents.map((d: { fileName: string }) => d.fileName)).toEqual(['renda.pdf', 'formulario.pdf']);
+  const id = list.body._embedded.documents[0].id as number;
+  const download = await binary(
+    request(world.app)
+      .get(`${reviewPath(guarantee.id, 'documents')}/${id}`)
+      .set(staff.auth),
+  );
+  expect(Buffer.compare(download.body as Buffer, mine)).toBe(0);
+});
+
+test('When a reviewer declines with an HTML page attached, then 415 and the guarantee stays under review', async () => {
+  const guarantee = await partner.newGuarantee();
+  const refused = await upload(world, staff, reviewPath(guarantee.id, 'decline'), [{ bytes: htmlBytes(), name: 'motivo.pdf' }]);
+  expect([refused.status, refused.body.code]).toEqual([415, 'document_type_not_allowed']);
+  expect((await partner.current(guarantee.id)).status).toBe('under_review');
+  const declined = await upload(world, staff, reviewPath(guarantee.id, 'decline'), [{ bytes: pdfBytes(), name: 'motivo.pdf' }], {
+    comment: 'Renda insuficiente.',
+  });
+  expect(declined.status).toBe(200);
+  expect((await partner.historyEntries(guarantee.id)).at(-1)!.documents.map((d) => d.fileName)).toEqual(['motivo.pdf']);
+});
+
+test('When a partner token calls the back-office upload, then 403 and nothing is stored', async () => {
+  const guarantee = await partner.newGuarantee();
+  const response = await upload(world, world.agency, reviewPath(guarantee.id, 'documents'), [{ bytes: pdfBytes(), name: 'x.pdf' }]);
+  expect(response.status).toBe(403);
+  expect(await world.db.documentUpload.count()).toBe(0);
+});
