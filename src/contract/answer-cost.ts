@@ -5,9 +5,10 @@
  * (the query's `pageSize` or `limit`, else the parameter's declared default, clamped to 1..the
  * list's `maxItems`) at their worst, within the list's `x-max-bytes`. Computed once per document at
  * start-up: a request's cost is then a lookup and a multiplication, never a walk. The service's own
- * files (`x-static-answer`) and answers without a body cost nothing here.
+ * files (`x-static-answer`) and answers without a body cost nothing here; a streamed body (a
+ * document's bytes) costs what a process holds of it, STREAMED_ANSWER_BYTES, not its length.
  */
-import { worstCaseOf } from './answer-size';
+import { isStreamedBody, STREAMED_ANSWER_BYTES, worstCaseOf } from './answer-size';
 import { embeddedListsOf, resolverOf, type EmbeddedList } from './list-bounds';
 import type { OpenApiDocument } from './load-contract';
 
@@ -39,7 +40,8 @@ export function answerCostsOf(document: OpenApiDocument): Map<string, AnswerCost
         const response = resolve(reference);
         if (!status.startsWith('2') || !response || response['x-static-answer'] === true) continue;
         for (const [mediaType, media] of Object.entries((response['content'] as Node | undefined) ?? {})) {
-          const bytes = worst((media as Node)['schema']);
+          const schema = (media as Node)['schema'];
+          const bytes = isStreamedBody(mediaType, schema, resolve) ? STREAMED_ANSWER_BYTES : worst(schema);
           if (list && status === '200' && mediaType === 'application/json') page = bytes;
           else other = Math.max(other, bytes);
         }

@@ -24,6 +24,11 @@
  * A response may declare `x-static-answer: true`: it is one of the service's own files (its
  * published documents, its reference page), the same for every caller and holding nothing stored.
  * Those are listed apart (`staticAnswer`) and not computed.
+ *
+ * A body of another media type than JSON whose schema is `format: binary` (a document's bytes) is
+ * streamed from its store to the socket at the pace the client reads it (send-result.ts): its
+ * bytes on the wire are its `maxLength`, but what a process holds for it is at most
+ * STREAMED_ANSWER_BYTES. Such answers are listed apart (`streamed`).
  */
 import { patternBound } from './pattern-bound';
 
@@ -40,6 +45,8 @@ export interface AnswerSize {
   /** Where a bound is missing, as `path.in.the.answer: what is missing`. */
   unbounded: string[];
   staticAnswer: boolean;
+  /** Streamed bytes (a document download): `bytes` is what goes on the wire, not what is held. */
+  streamed: boolean;
 }
 
 interface Size {
@@ -63,6 +70,18 @@ export const ASCII_FORMATS = new Set(['uuid', 'date', 'date-time', 'email', 'uri
  * service's own working set (docs/bounds.md, "The budget").
  */
 export const ANSWER_BUDGET_BYTES = 6 * 1024 * 1024;
+
+/**
+ * What a process holds at most for a streamed answer: a stored chunk being written (the PostgreSQL
+ * store's chunks are 256 KiB; an object store's reads are smaller) and the one behind it.
+ */
+export const STREAMED_ANSWER_BYTES = 512 * 1024;
+
+/** A non-JSON body of raw bytes (`format: binary`): streamed, never held whole. */
+export function isStreamedBody(mediaType: string, schema: unknown, resolve: (node: unknown) => unknown = (node) => node): boolean {
+  const target = resolve(schema);
+  return mediaType !== 'application/json' && isObject(target) && target['type'] === 'string' && target['format'] === 'binary';
+}
 
 /** The most bytes JSON.stringify writes for a JavaScript number. */
 export const NUMBER_BYTES = 25;
@@ -249,7 +268,9 @@ function walker(document: Schema) {
           for (const [mediaType, media] of Object.entries((response?.['content'] as Schema | undefined) ?? {})) {
             const where = `${String(operation['operationId'])} ${status} ${mediaType}`;
             const staticAnswer = response?.['x-static-answer'] === true;
-            const size = staticAnswer ? bounded(0) : sizeOf((media as Schema)['schema'], '', new Set(), `${where} schema`);
+            const schema = (media as Schema)['schema'];
+            const streamed = isStreamedBody(mediaType, schema, resolve);
+            const size = staticAnswer ? bounded(0) : streamed ? rawBytes(resolve(schema), where) : sizeOf(schema, '', new Set(), `${where} schema`);
             found.push({
               where,
               operationId: String(operation['operationId']),
@@ -258,6 +279,7 @@ function walker(document: Schema) {
               bytes: size.bytes,
               unbounded: size.unbounded,
               staticAnswer,
+              streamed,
             });
           }
         }
@@ -265,7 +287,10 @@ function walker(document: Schema) {
     }
     return found;
   };
-  return { answers, size: (schema: Schema) => sizeOf(schema, '', new Set(), '') };
+  /** A streamed body's bytes on the wire: its maxLength, each character one byte. */
+  const rawBytes = (schema: unknown, where: string): Size =>
+    isObject(schema) && typeof schema['maxLength'] === 'number' ? bounded(schema['maxLength']) : missing('', 'binary body without maxLength', where);
+  return { answers, size: (schema: Schema) => sizeOf(schema, '', new Set(), ''), resolve };
 }
 
 function stringSize(schema: Schema, where: string, at: string): Size {

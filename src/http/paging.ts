@@ -22,8 +22,10 @@ export interface PageRequest {
  * From the validated query (integers, as the contract declares them). `pageSize` is clamped to the
  * list's own maximum (its `_embedded` list's maxItems in the contract, `request.list`): a list of
  * large items holds fewer per page, so that every page stays within the answers' budget in bytes.
+ * `request` is required so that no operation can answer more items than its document allows by
+ * forgetting it; the admin tool, which has no contract, passes `null`.
  */
-export function pageRequest(query: { page?: number; pageSize?: number }, request?: Pick<RequestFacts, 'list'>): PageRequest {
+export function pageRequest(query: { page?: number; pageSize?: number }, request: Pick<RequestFacts, 'list'> | null): PageRequest {
   const page = clamp(whole(query.page, 0), 0, MAX_PAGE);
   const size = clamp(whole(query.pageSize, DEFAULT_PAGE_SIZE), 1, request?.list?.items ?? MAX_PAGE_SIZE);
   // Repositories answer an empty page without querying when offset >= total, so an offset

@@ -16,7 +16,7 @@ export const documentOperations = [
 
   defineOperation('listRentalInsuranceDocuments', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await work.documents.page(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'documents', rows.map(toDocument), total, page) };
     },

@@ -106,7 +106,10 @@ describe('When staff read an agency’s credentials or request log', () => {
     });
     const logReads = await entriesOf('request_log.read', 'staff:Ana Auditada');
     expect(logReads).toHaveLength(1);
-    expect(logReads[0]).toMatchObject({ companyId, details: expect.objectContaining({ filters: ['limit', 'statusClass'], via: 'back-office-api' }) });
+    expect(logReads[0]).toMatchObject({
+      companyId,
+      details: expect.objectContaining({ filters: ['limit', 'status_class'], via: 'back-office-api' }),
+    });
 
     // The audit log itself lists them, and its filter knows the new actions.
     const audit = await ops.get(`/v1/audit-log?action=request_log.read&companyId=${companyId}`);

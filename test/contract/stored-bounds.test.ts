@@ -40,7 +40,7 @@ describe('When the code bounds what it echoes and stores', () => {
 
   it('then every list of the documents has its page bounds, read from the contract', () => {
     const partner = listBoundsOf(read('partner.yaml') as OpenApiDocument);
-    expect(partner.get('listRentalInsurances')).toEqual({ items: 35 });
+    expect(partner.get('listRentalInsurances')).toEqual({ items: 200 });
     expect(partner.get('listEvents')).toEqual({ items: 200, bytes: 1_000_000 });
     expect(partner.get('listCoTenants')).toEqual({ items: 10 });
     expect(listBoundsOf(read('back-office.yaml') as OpenApiDocument).get('listAuditLog')).toEqual({ items: 40 });

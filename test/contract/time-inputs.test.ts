@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import type { Response } from 'supertest';
-import { newStaff, OPS, type Operator } from '../back-office/ops-support';
+import { newDirector, newStaff, OPS, type Operator } from '../back-office/ops-support';
 import { todayInSaoPaulo } from '../../src/database/column-values';
 import { addDays } from '../../src/financial/date-range';
 import { decodeCursor } from '../../src/validation/cursor';
@@ -30,9 +30,11 @@ const MERGE_PATCH = 'application/merge-patch+json';
 // The quota would stop a suite that sends about a thousand requests with one credential.
 const world = useTestApp({ RATE_LIMIT_REQUESTS: '0' }, { agencies: 1 });
 let staff: Operator;
+let director: Operator;
 let webhook: WebhookTarget;
 beforeAll(async () => {
   staff = await newStaff(world);
+  director = await newDirector(world, world.agency.companyId);
   webhook = await webhookTarget(world, world.agency);
 });
 
@@ -131,6 +133,8 @@ const VALID: Record<string, (input: TimeInput) => Promise<Probe>> = {
       description: 'Fee',
     }),
   listAgencyRequestLog: async () => withQuery(backOffice('GET', '/v1/request-log'), [['companyId', world.agency.companyId]]),
+  // The director's own agency's log (the console's integrations section).
+  listOwnRequestLog: async () => ({ ...backOffice('GET', '/v1/agency/request-log'), headers: director.auth }),
 };
 
 function lastMonth(): Array<[string, string]> {

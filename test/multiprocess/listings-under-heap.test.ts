@@ -50,7 +50,7 @@ let store: WorstStore;
 let staff: Operator;
 let director: Operator;
 
-type Caller = 'agency' | 'staff' | 'director';
+type Caller = 'agency' | 'staff' | 'director' | 'console';
 interface Read {
   caller: Caller;
   path: (s: WorstStore) => string;
@@ -59,6 +59,7 @@ const BIG = 'page=0&pageSize=100000';
 const agency = (path: (s: WorstStore) => string): Read => ({ caller: 'agency', path: (s) => `${API}${path(s)}` });
 const asStaff = (path: (s: WorstStore) => string): Read => ({ caller: 'staff', path: (s) => `${OPS}${path(s)}` });
 const asDirector = (path: (s: WorstStore) => string): Read => ({ caller: 'director', path: (s) => `${OPS}${path(s)}` });
+const inConsole = (path: string): Read => ({ caller: 'console', path: () => `/console/api${path}` });
 const company = (s: WorstStore) => encodeURIComponent(s.companyId);
 
 /** The largest page of every operation whose answer lists stored data. */
@@ -87,6 +88,20 @@ const READS: Record<string, Read> = {
   listAgencyWebhookDeliveryAttempts: asStaff((s) => `/v1/webhook-endpoints/${s.endpointId}/deliveries/${s.deliveryId}/attempts?${BIG}`),
   listAuditLog: asStaff((s) => `/v1/audit-log?companyId=${company(s)}&${BIG}`),
   listAgencyRequestLog: asStaff((s) => `/v1/request-log?companyId=${company(s)}&limit=200`),
+  listRentalInsuranceDocuments: agency((s) => `/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
+  listRentalInsuranceDocumentsForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
+  listReviewQueue: asStaff(() => `/v1/review-queue?${BIG}`),
+  // The director's view of its own agency (the console's integrations section).
+  listAgencyRentalInsurances: asDirector(() => `/v1/agency/rental-insurances?${BIG}`),
+  getAgencyRentalInsurance: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}`),
+  listAgencyRentalInsuranceHistory: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}/history?${BIG}`),
+  listAgencyRentalInsuranceSignatures: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}/signatures?${BIG}`),
+  listOwnRequestLog: asDirector(() => '/v1/agency/request-log?limit=200'),
+  listOwnWebhookEndpoints: asDirector(() => `/v1/agency/webhook-endpoints?${BIG}`),
+  listOwnWebhookDeliveries: asDirector((s) => `/v1/agency/webhook-endpoints/${s.endpointId}/deliveries?${BIG}`),
+  // The console's own API, with the session's cookie.
+  getSession: inConsole('/v1/session'),
+  listPasskeys: inConsole('/v1/passkeys'),
 };
 
 /** Per operationId: the arrays of the GET operations' 200 answers, in every document. */
@@ -129,7 +144,13 @@ function arraysAt(body: unknown, where: string): unknown[][] {
 }
 
 const authOf = (caller: Caller): Record<string, string> =>
-  caller === 'agency' ? world.agency.auth : caller === 'staff' ? staff.auth : director.auth;
+  caller === 'agency'
+    ? world.agency.auth
+    : caller === 'staff'
+      ? staff.auth
+      : caller === 'director'
+        ? director.auth
+        : { Cookie: `__Host-rg-console=${store.consoleSession}`, 'X-Console-Request': '1' };
 
 /** Samples the service's heap as often as it answers, while `work` runs; the most seen. */
 async function heapWhile<T>(work: Promise<T>): Promise<{ result: T; mostUsed: number }> {

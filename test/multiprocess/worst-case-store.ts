@@ -8,7 +8,9 @@
  * contract pattern allows only printable ASCII is filled with `"` where the pattern allows it (JSON
  * writes `\"`), else with letters. Rows are stored directly, as the service would have stored them.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DIRECTOR_SCOPES } from '../../src/auth/scopes';
+import { startSession } from '../../src/auth/session-store';
 import request from 'supertest';
 import { API } from '../support/partner-api';
 import type { Agency, World } from '../support/test-app';
@@ -23,6 +25,8 @@ const ROWS = 210;
 
 export interface WorstStore {
   companyId: string;
+  /** A director's console session (the cookie's token) whose person holds the most passkeys, at their longest. */
+  consoleSession: string;
   guaranteeId: number;
   endpointId: string;
   deliveryId: string;
@@ -52,18 +56,19 @@ export async function fillWorstCase(world: World, agency: Agency, guaranteeId: n
       remaining_coverage_amount = ${money.coverage}::numeric, rent_remaining_coverage_amount = ${money.coverage}::numeric,
       status = 'active', start_billing_date = DATE '2026-12-01', termination_date = DATE '2027-12-01', version = 999999
     WHERE id = ${BigInt(guaranteeId)}`;
+  // More guarantees than a page holds, waiting for review (the reviewers' queue lists them).
   await db.$executeRaw`INSERT INTO rental_insurances (company_id, external_id, status, version, creator_name, creator_service_account,
       tenant_cpf_cnpj, tenant_name, tenant_name_search, tenant_email, tenant_birth_date, tenant_phone, tenant_profession,
       property_external_id, property_type, address_zip_code, address_street, address_number, address_complement,
       address_neighborhood, address_city, address_state, rental_amount, condo_fee, property_tax, other_fees, setup_fee,
       installment_amount, coverage_limit, rent_coverage_limit, remaining_coverage_amount, rent_remaining_coverage_amount,
       start_billing_date, termination_date)
-    SELECT company_id, external_id, status, version, creator_name, creator_service_account, tenant_cpf_cnpj, tenant_name,
+    SELECT company_id, external_id, 'under_review', version, creator_name, creator_service_account, tenant_cpf_cnpj, tenant_name,
       tenant_name_search, tenant_email, tenant_birth_date, tenant_phone, tenant_profession, property_external_id, property_type,
       address_zip_code, address_street, address_number, address_complement, address_neighborhood, address_city, address_state,
       rental_amount, condo_fee, property_tax, other_fees, setup_fee, installment_amount, coverage_limit, rent_coverage_limit,
       remaining_coverage_amount, rent_remaining_coverage_amount, start_billing_date, termination_date
-    FROM rental_insurances, generate_series(1, 40) WHERE id = ${BigInt(guaranteeId)}`;
+    FROM rental_insurances, generate_series(1, ${ROWS}::int) WHERE id = ${BigInt(guaranteeId)}`;
   // Ten co-tenants on every guarantee of the agency.
   await db.$executeRaw`INSERT INTO co_tenants (rental_insurance_id, cpf_cnpj, name, email, birth_date, phone_number)
     SELECT r.id, lpad(n::text, 11, '0'), ${worst(200)}, ${letters(242) + '@example.com'}, DATE '1986-09-30', '+5511912345678'
@@ -72,8 +77,11 @@ export async function fillWorstCase(world: World, agency: Agency, guaranteeId: n
   // History: more entries than a page, each with its longest comment and five documents.
   await db.$executeRaw`INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status)
     SELECT ${BigInt(guaranteeId)}, 'comment', ${worst(200)}, true, ${worst(2000)}, 'active', 'active' FROM generate_series(1, 60)`;
-  await db.$executeRaw`INSERT INTO documents (history_entry_id, file_name)
-    SELECT h.id, ${worst(100)} FROM history_entries h, generate_series(1, 5) WHERE h.rental_insurance_id = ${BigInt(guaranteeId)}`;
+  // A name of 255 bytes (the upload cleans names to that), shown in at most 255 characters.
+  await db.$executeRaw`INSERT INTO documents (history_entry_id, file_name, company_id, rental_insurance_id, content_type, size, sha256,
+      creator_name, creator_service_account)
+    SELECT h.id, ${'\u0001'.repeat(255)}, ${companyId}, h.rental_insurance_id, 'application/pdf', 10485760, repeat('f', 64), ${worst(200)}, true
+    FROM history_entries h, generate_series(1, 5) WHERE h.rental_insurance_id = ${BigInt(guaranteeId)}`;
 
   // Signatures: more records than a page (a guarantee holds twelve; the contract's page holds 200).
   await db.$executeRaw`INSERT INTO signatures (rental_insurance_id, role, cpf_cnpj, name, url, status)
@@ -134,8 +142,27 @@ export async function fillWorstCase(world: World, agency: Agency, guaranteeId: n
     FROM credentials c, generate_series(1, 10) AS n WHERE c.company_id = ${companyId} AND c.display_name = ${worst(200)}`;
   const [credential] = await db.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM credentials WHERE display_name = ${worst(200)} LIMIT 1`;
 
+  // The console: a director with the longest name and the most passkeys (ids and names at their longest).
+  const person = await db.consolePerson.create({
+    data: {
+      kind: 'director',
+      companyId,
+      name: worst(200),
+      scopes: [...DIRECTOR_SCOPES],
+      userHandle: randomBytes(32).toString('base64url'),
+      createdBy: 'test',
+    },
+  });
+  for (let n = 0; n < 10; n++) {
+    await db.consolePasskey.create({
+      data: { id: `${n}${'A'.repeat(1365)}`, personId: person.id, publicKey: randomBytes(77), name: worst(100), lastUsedAt: new Date() },
+    });
+  }
+  const session = await startSession(db, world.config.ENVIRONMENT, person.id, { idleMinutes: 30, maxHours: 12 });
+
   return {
     companyId,
+    consoleSession: session.token,
     guaranteeId,
     endpointId,
     deliveryId: delivery!.id,
@@ -154,6 +181,7 @@ async function signatureEvents(world: World, agency: Agency, guaranteeId: number
   if (answer.status !== 200) throw new Error(`the worst guarantee: ${answer.status} ${answer.text.slice(0, 500)}`);
   const signature = {
     role: 'co_tenant',
+    documentId: null,
     cpfCnpj: worst(14),
     name: worst(200),
     url: letters(500, 'https://sign.example/'),

@@ -3,6 +3,7 @@
  * its request log, its webhook endpoints and deliveries (ops:agency:read), and redelivery
  * (ops:agency:webhooks). The agency is the caller's company; another agency's resource is 404.
  */
+import { parseDateTime } from '../../validation/time-values';
 import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
 import { toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId } from '../../guarantees/request-values';
@@ -28,7 +29,7 @@ const withCompany = (row: WebhookEndpoint) => {
 export const agencyViewOperations = [
   defineOperation('listAgencyRentalInsurances', {
     handler: async ({ query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await agencyOf(work).guarantees.list({ statuses: query.status ?? [] }, page);
       return { status: 200, body: halPage(request, 'rentalInsurances', rows.map(toRentalInsurance), total, page) };
     },
@@ -42,14 +43,14 @@ export const agencyViewOperations = [
   }),
   defineOperation('listAgencyRentalInsuranceHistory', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await agencyOf(work).guarantees.history(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'historyEntries', rows.map(toHistoryEntry), total, page) };
     },
   }),
   defineOperation('listAgencyRentalInsuranceSignatures', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await agencyOf(work).guarantees.signatures(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
     },
@@ -61,7 +62,7 @@ export const agencyViewOperations = [
       return {
         status: 200,
         body: await requestLogPage(
-          { ...filters, ...(from ? { from: new Date(from) } : {}), ...(to ? { to: new Date(to) } : {}) },
+          { ...filters, ...instants({ from, to }) },
           (read) => readRequestLog(work.db, companyId, read),
           (paging) => pageLink(request, paging),
         ),
@@ -70,14 +71,14 @@ export const agencyViewOperations = [
   }),
   defineOperation('listOwnWebhookEndpoints', {
     handler: async ({ query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await agencyOf(work).webhooks.list(page);
       return { status: 200, body: halPage(request, 'webhookEndpoints', rows.map(withCompany), total, page) };
     },
   }),
   defineOperation('listOwnWebhookDeliveries', {
     handler: async ({ params, query }, work, request) => {
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const endpoint = await agencyOf(work).webhooks.find(params.endpointId);
       const { rows, total } = await deliveryPage(work.db, { endpointId: endpoint.id, companyId: endpoint.companyId, status: query.status }, page);
       return { status: 200, body: halPage(request, 'webhookDeliveries', rows.map(toWebhookDelivery), total, page) };
@@ -90,3 +91,14 @@ export const agencyViewOperations = [
     }),
   }),
 ];
+
+/**
+ * The window's bounds as instants, read by the one parser the contract's `date-time` format is
+ * checked with (leap seconds and years 0001-9999 included), never by `new Date`, which refuses some.
+ */
+function instants(window: { from?: string; to?: string }): { from?: Date; to?: Date } {
+  const read = (text: string | undefined) => (text === undefined ? undefined : (parseDateTime(text) ?? undefined));
+  const from = read(window.from);
+  const to = read(window.to);
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+}

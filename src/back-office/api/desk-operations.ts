@@ -8,7 +8,7 @@ export const deskOperations = [
   defineOperation('listReviewQueue', {
     handler: async ({ query }, work, request) => {
       work.operator('staff', SCOPE.review);
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await reviewQueue(work.db, { companyId: query.companyId, status: query.status }, page);
       const items = rows.map((row) => ({
         id: Number(row.id),

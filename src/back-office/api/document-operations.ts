@@ -27,7 +27,7 @@ export const staffDocumentOperations = [
     handler: async ({ params, query }, work, request) => {
       work.operator('staff', SCOPE.review);
       const guarantee = await findAnyGuarantee(work.db, guaranteeId(params.id));
-      const page = pageRequest(query);
+      const page = pageRequest(query, request);
       const { rows, total } = await documentPage(work.db, guarantee.id, page);
       return { status: 200, body: halPage(request, 'documents', rows.map(toDocument), total, page) };
     },

@@ -15,14 +15,18 @@ export const requestLogOperations = [
         (read) => readRequestLog(work.db, companyId, read),
         (paging) => pageLink(request, paging),
       );
-      // Staff reading an agency's traffic leave an entry (the filters' names, not their values).
+      // Staff reading an agency's traffic leave an entry (the filters' names, not their values), as
+      // the contract's short codes of a details list: `statusClass` is `status_class`.
       await recordAudit(work.db, {
         actor: operator.audit,
         action: 'request_log.read',
         companyId,
-        details: { filters: Object.keys(filters).sort(), lines: page._embedded.requestLog.length },
+        details: { filters: Object.keys(filters).sort().map(asCode), lines: page._embedded.requestLog.length },
       });
       return { status: 200, body: page };
     },
   }),
 ];
+
+/** A query parameter's name as a details code (lower case, words joined by `_`). */
+const asCode = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

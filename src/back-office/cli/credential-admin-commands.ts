@@ -35,7 +35,7 @@ const optionalNumber = (ctx: CommandContext, name: string): number | undefined =
   return text === undefined || !Number.isFinite(Number(text)) ? undefined : Number(text);
 };
 
-const pageOf = (ctx: CommandContext) => pageRequest({ page: optionalNumber(ctx, 'page'), pageSize: optionalNumber(ctx, 'page-size') });
+const pageOf = (ctx: CommandContext) => pageRequest({ page: optionalNumber(ctx, 'page'), pageSize: optionalNumber(ctx, 'page-size') }, null);
 
 const pageJson = <T>(items: T[], total: number, page: PageRequest) => ({
   items,

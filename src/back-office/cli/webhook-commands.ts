@@ -29,7 +29,7 @@ export const webhookCommands: CliCommand[] = [
     summary: "An endpoint's latest deliveries and their attempts",
     options: { endpoint: { description: 'the endpoint id', required: true } },
     async run(ctx) {
-      const { rows, total } = await endpointDeliveries(ctx.db, requiredOption(ctx, 'endpoint'), pageRequest({ pageSize: 50 }));
+      const { rows, total } = await endpointDeliveries(ctx.db, requiredOption(ctx, 'endpoint'), pageRequest({ pageSize: 50 }, null));
       const items = rows.map(toWebhookDelivery);
       return {
         json: { items, total },
