@@ -807,6 +807,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agency/rental-insurances/{id}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents of a guarantee
+         * @description The documents of one of the agency's guarantees (files its integration or a reviewer
+         *     attached, and the contracts the service rendered), newest first, as the partner API's
+         *     `GET /v1/rental-insurances/{id}/documents` lists them (`page`, `pageSize` default 20,
+         *     clamped to 1..200). A guarantee holds at most 100 documents. Another agency's guarantee is
+         *     `404 not_found`.
+         */
+        get: operations["listAgencyRentalInsuranceDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agency/rental-insurances/{id}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document
+         * @description One document of one of the agency's guarantees, exactly as the staff download
+         *     (`GET /v1/rental-insurances/{id}/documents/{documentId}`) answers it: the bytes with their
+         *     detected type, `Content-Length`, `Content-Disposition: attachment` with the name, a strong
+         *     `ETag`, `Repr-Digest` (SHA-256), `X-Content-Type-Options: nosniff` and
+         *     `Content-Security-Policy: sandbox`; `If-None-Match` naming its `ETag` answers `304`; `HEAD`
+         *     answers the headers only. The answer is streamed. Another agency's guarantee, or a document
+         *     of another guarantee, is `404 not_found`.
+         */
+        get: operations["getAgencyRentalInsuranceDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agency/request-log": {
         parameters: {
             query?: never;
@@ -4742,6 +4792,141 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAgencyRentalInsuranceDocuments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
+                 *     `page.size` says the size applied.
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the guarantee's documents, newest first (possibly empty beyond the last page). */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAgencyRentalInsuranceDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. When it names the document's `ETag` (weak comparison, a list matches if any tag
+                 *     does, `*` matches), the answer is `304 Not Modified` without a body.
+                 * @example "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 */
+                "If-None-Match"?: components["parameters"]["DocumentIfNoneMatch"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the guarantee, of any agency. A value that is not a positive integer, or an unknown guarantee, is `404 not_found`.
+                 * @example 1045
+                 */
+                id: components["parameters"]["RentalInsuranceId"];
+                /**
+                 * @description Id of the document, among the guarantee's documents. Another guarantee's document, or a value that is not a positive integer, is `404 not_found`.
+                 * @example 88124
+                 */
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's bytes. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "Content-Disposition": components["headers"]["DocumentContentDisposition"];
+                    "Repr-Digest": components["headers"]["ReprDigest"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    "Content-Security-Policy": components["headers"]["DocumentContentSecurityPolicy"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["DocumentBytes"];
+                    "image/jpeg": components["schemas"]["DocumentBytes"];
+                    "image/png": components["schemas"]["DocumentBytes"];
+                };
+            };
+            /** @description Not modified. `If-None-Match` names the document's `ETag`; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["DocumentETag"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

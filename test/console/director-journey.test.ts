@@ -1,16 +1,19 @@
 /**
  * Issue 37, item 5: a director's journey in headless Chromium, from the invitation link to a created
  * credential whose secret gets a token through the API and then shows as used; a rotation, the old
- * secret then refused; the agency's request log, webhooks and guarantees; sign-out. And what must
+ * secret then refused; the agency's request log, webhooks and guarantees (a document its integration
+ * attached, downloaded); sign-out. And what must
  * be refused: a reused and an expired invitation, a second browser without the cookie, a
  * cross-site form post.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { invitePerson } from '../../src/people/people';
 import { hashInvitation } from '../../src/people/people';
 import { staffActor } from '../../src/auth/audit-log';
+import { pdfBytes } from '../support/document-files';
 import { guaranteeBody } from '../support/factories';
 import { TOKEN_PATH } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -101,6 +104,13 @@ test('When a director follows the invitation link, then they create, use, rotate
     .set('Idempotency-Key', `k-${Date.now()}`)
     .send(guaranteeBody());
   expect(created.status).toBe(201);
+  const proof = pdfBytes();
+  const attached = await request(world.app)
+    .post(`/rental-guarantee/v1/rental-insurances/${created.body.id}/documents`)
+    .set(auth)
+    .set('Idempotency-Key', `k-doc-${Date.now()}`)
+    .attach('file', proof, { filename: 'comprovante-renda.pdf', contentType: 'application/pdf' });
+  expect(attached.status).toBe(201);
   await world.flushRequestLog();
   await page.getByRole('link', { name: 'Garantias' }).click();
   await page.getByRole('link', { name: String(created.body.id) }).waitFor();
@@ -108,6 +118,13 @@ test('When a director follows the invitation link, then they create, use, rotate
   await page.getByRole('link', { name: String(created.body.id) }).click();
   await page.getByRole('heading', { name: `Garantia ${created.body.id}` }).waitFor();
   await checkScreen(page, 'director-guarantee');
+  // The document its integration attached, in the history and the documents, downloaded with the session.
+  const [saved] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Baixar: comprovante-renda.pdf' }).first().click(),
+  ]);
+  expect(saved.suggestedFilename()).toBe('comprovante-renda.pdf');
+  expect(Buffer.compare(fs.readFileSync(await saved.path()), proof)).toBe(0);
   await page.getByRole('link', { name: 'Registro de requisições' }).click();
   await page.locator('td', { hasText: 'createRentalInsurance' }).first().waitFor();
   await page

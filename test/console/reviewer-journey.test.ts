@@ -1,6 +1,7 @@
 /**
  * Issue 37, item 5: a reviewer's journey in headless Chromium, from the invitation link to an
- * approval in the queue that the partner API then shows; the guarantee's history and signatures,
+ * approval in the queue that the partner API then shows; a request for information with a PDF that
+ * the partner then reads in the history, downloaded back from the desk; the guarantee's history and signatures,
  * credential administration, the audit log, a second passkey added and removed; and the first load
  * of a page in bytes and requests (written to .data/console/first-load.json).
  */
@@ -8,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { staffActor } from '../../src/auth/audit-log';
 import { invitePerson } from '../../src/people/people';
+import { htmlBytes, pdfBytes, sha256Of } from '../support/document-files';
 import { guaranteeBody } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
@@ -82,6 +84,31 @@ test('When a reviewer follows the invitation link, then they approve a guarantee
   await page.getByLabel('Comentar').fill('Proposta enviada ao inquilino.');
   await page.getByRole('button', { name: 'Enviar' }).click();
   await page.locator('td', { hasText: 'Proposta enviada ao inquilino.' }).waitFor();
+
+  // A request for information with a PDF attached: refused first for an HTML page named .pdf (the
+  // error body's message on screen), then sent; the partner API shows the file in the history.
+  const asking = await partner.newGuarantee();
+  await page.goto(`${browser.origin}/console/#/review/${asking.id}`);
+  await expectScreen(page, `Garantia ${asking.id}`);
+  await page.getByLabel('Comentário', { exact: true }).fill('Envie a lista anexa preenchida.');
+  const files = page.getByLabel('Arquivos para o parceiro (PDF, JPEG ou PNG; até 5, 10 MB cada)');
+  await files.setInputFiles({ name: 'lista.pdf', mimeType: 'application/pdf', buffer: htmlBytes() });
+  await page.getByRole('button', { name: 'Pedir informações' }).click();
+  await page.locator('.error', { hasText: 'Only PDF, JPEG and PNG documents are accepted.' }).waitFor();
+  const checklist = pdfBytes();
+  await files.setInputFiles({ name: 'lista.pdf', mimeType: 'application/pdf', buffer: checklist });
+  await page.getByRole('button', { name: 'Pedir informações' }).click();
+  await page.locator('#guarantee-status', { hasText: 'information_requested' }).waitFor();
+  await checkScreen(page, 'reviewer-documents');
+  const asked = (await partner.historyEntries(asking.id)).at(-1)!;
+  expect(asked).toMatchObject({ status: { code: 'information_requested' }, comment: 'Envie a lista anexa preenchida.' });
+  expect(asked.documents.map((document) => [document.fileName, document.sha256, document.creator.name])).toEqual([
+    ['lista.pdf', sha256Of(checklist), 'Renata Revisora'],
+  ]);
+  // The reviewer downloads it back from the desk (fetched with the session, saved from a Blob).
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Baixar: lista.pdf' }).first().click()]);
+  expect(saved.suggestedFilename()).toBe('lista.pdf');
+  expect(Buffer.compare(fs.readFileSync(await saved.path()), checklist)).toBe(0);
 
   // Credential administration and the audit log.
   await page.getByRole('link', { name: 'Credenciais (todas)' }).click();

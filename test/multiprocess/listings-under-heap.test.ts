@@ -96,6 +96,7 @@ const READS: Record<string, Read> = {
   getAgencyRentalInsurance: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}`),
   listAgencyRentalInsuranceHistory: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}/history?${BIG}`),
   listAgencyRentalInsuranceSignatures: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}/signatures?${BIG}`),
+  listAgencyRentalInsuranceDocuments: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
   listOwnRequestLog: asDirector(() => '/v1/agency/request-log?limit=200'),
   listOwnWebhookEndpoints: asDirector(() => `/v1/agency/webhook-endpoints?${BIG}`),
   listOwnWebhookDeliveries: asDirector((s) => `/v1/agency/webhook-endpoints/${s.endpointId}/deliveries?${BIG}`),

@@ -1,5 +1,6 @@
 /**
- * The director's view of their own agency (issue 37): its guarantees with history and signatures,
+ * The director's view of their own agency (issue 37): its guarantees with history, signatures and
+ * documents (listed and downloaded),
  * its request log, its webhook endpoints and deliveries (ops:agency:read), and redelivery
  * (ops:agency:webhooks). The agency is the caller's company; another agency's resource is 404.
  */
@@ -7,6 +8,8 @@ import { parseDateTime } from '../../validation/time-values';
 import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
 import { toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId } from '../../guarantees/request-values';
+import { documentId } from '../../guarantees/documents/document-id';
+import { toDocument } from '../../guarantees/documents/document-mapper';
 import { rentalInsuranceNotFound } from '../../errors';
 import { halPage, pageLink, pageRequest } from '../../http/paging';
 import { requestLogPage } from '../../request-log/request-log-page';
@@ -54,6 +57,17 @@ export const agencyViewOperations = [
       const { rows, total } = await agencyOf(work).guarantees.signatures(guaranteeId(params.id), page);
       return { status: 200, body: halPage(request, 'signatures', rows, total, page) };
     },
+  }),
+  defineOperation('listAgencyRentalInsuranceDocuments', {
+    handler: async ({ params, query }, work, request) => {
+      const page = pageRequest(query, request);
+      const { rows, total } = await agencyOf(work).documents.page(guaranteeId(params.id), page);
+      return { status: 200, body: halPage(request, 'documents', rows.map(toDocument), total, page) };
+    },
+  }),
+  // The partner's download, scoped to the director's agency: the same headers, 304 and streaming.
+  defineOperation('getAgencyRentalInsuranceDocument', {
+    handler: async ({ params }, work) => agencyOf(work).documents.download(guaranteeId(params.id), documentId(params.documentId)),
   }),
   defineOperation('listOwnRequestLog', {
     handler: async ({ query }, work, request) => {

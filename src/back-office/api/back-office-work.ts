@@ -16,6 +16,7 @@ import { companyGuarantees, type CompanyGuarantees } from '../../guarantees/comp
 import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../../webhooks/company-webhooks';
 import { staffMember } from './review-service';
 import type { DocumentServices } from '../../guarantees/documents/document-services';
+import { companyDocuments, type CompanyDocuments } from '../../guarantees/documents/company-documents';
 
 export interface BackOfficeWork {
   /** The process's document services (issue 35). */
@@ -34,8 +35,8 @@ export interface BackOfficeWork {
    * request is refused (and its transaction rolled back): a director reaching another agency's credential.
    */
   recordRefusal(entry: NewAuditEntry): Promise<void>;
-  /** Issue 37: one agency's guarantees (reads) and webhooks, as its partner API scopes them: a director's own agency. */
-  agency(companyId: string): { guarantees: CompanyGuarantees; webhooks: CompanyWebhooks };
+  /** Issue 37: one agency's guarantees and documents (reads) and webhooks, as its partner API scopes them: a director's own agency. */
+  agency(companyId: string): { guarantees: CompanyGuarantees; documents: CompanyDocuments; webhooks: CompanyWebhooks };
 }
 
 export function backOfficeWork(
@@ -61,6 +62,7 @@ export function backOfficeWork(
         commentQuotaPerDay: 0,
         contracts: documents.contracts,
       }),
+      documents: companyDocuments(unit, companyId, staffMember(principal.personName ?? principal.displayName), documents),
       webhooks: companyWebhooks(unit, { ...principal, companyId }, webhookRules),
     }),
   });

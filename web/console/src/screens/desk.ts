@@ -1,12 +1,14 @@
 /**
  * The reviewers' desk: the queue (oldest first, filterable by agency) and one guarantee with its data,
- * history, documents and signatures; approve with the terms, decline, request information, comment.
+ * history, documents (downloadable) and signatures; approve with the terms, decline, request
+ * information (either with files: multipart/form-data to the same operation), comment.
  * Each move is a back-office operation with If-Match (the version this screen shows), so a move on a
  * stale screen is refused (412) rather than applied to data the reviewer did not see.
  */
 import { backOffice, keyed, must, problem } from '../api';
 import { h, show, statusLine, table } from '../dom';
 import { dateTime, money, t } from '../i18n';
+import { documentsTable, type Download } from './document-parts';
 import { guaranteeSummary, historyTable, signaturesTable } from './guarantee-parts';
 
 export async function queueScreen(companyId = ''): Promise<void> {
@@ -59,10 +61,14 @@ export async function reviewScreen(id: number): Promise<void> {
     guaranteeResult = await backOffice.GET('/v1/rental-insurances/{id}', { params: { path } });
     const guarantee = await must(Promise.resolve(guaranteeResult));
     const version = guaranteeResult.response.headers.get('ETag') ?? undefined;
-    const [history, signatures] = await Promise.all([
+    const [history, documents, signatures] = await Promise.all([
       must(backOffice.GET('/v1/rental-insurances/{id}/history', { params: { path, query: { pageSize: 200 } } })),
+      must(backOffice.GET('/v1/rental-insurances/{id}/documents', { params: { path, query: { pageSize: 100 } } })),
       must(backOffice.GET('/v1/rental-insurances/{id}/signatures', { params: { path, query: { pageSize: 200 } } })),
     ]);
+    const say = (text: string) => status.say(text, 'error');
+    const download: Download = (document) =>
+      backOffice.GET('/v1/rental-insurances/{id}/documents/{documentId}', { params: { path: { id, documentId: document.id } }, parseAs: 'blob' });
     const params = () => ({ path, header: { ...keyed().header, ...(version ? { 'If-Match': version } : {}) } });
     const after = (call: Promise<unknown>) => void call.then(() => reviewScreen(id)).catch((error: unknown) => status.say(problem(error), 'error'));
     const moves: HTMLElement[] = [];
@@ -95,6 +101,18 @@ export async function reviewScreen(id: number): Promise<void> {
         );
       });
       const reason = h('textarea', { id: 'review-comment', rows: 3, maxlength: 2000 });
+      const files = h('input', { id: 'review-files', type: 'file', multiple: true, accept: 'application/pdf,image/jpeg,image/png' });
+      /** The move's body: JSON, or multipart/form-data (`comment` and `file` parts) when files are chosen. */
+      const decision = (sent: (body: { comment?: string } | FormData | undefined) => Promise<unknown>, commentRequired: boolean) => {
+        const chosen = [...(files.files ?? [])];
+        if (chosen.length > 5) return status.say(t('tooManyFiles'), 'error');
+        const comment = reason.value.trim() || commentRequired ? reason.value : undefined;
+        if (chosen.length === 0) return after(sent(comment === undefined ? undefined : { comment }));
+        const form = new FormData();
+        if (comment !== undefined) form.append('comment', comment);
+        for (const file of chosen) form.append('file', file, file.name);
+        after(sent(form));
+      };
       moves.push(
         approve,
         h(
@@ -102,6 +120,8 @@ export async function reviewScreen(id: number): Promise<void> {
           { class: 'card' },
           h('label', { for: 'review-comment' }, t('comment')),
           reason,
+          h('label', { for: 'review-files' }, t('attachFiles')),
+          files,
           h(
             'div',
             { class: 'actions' },
@@ -110,8 +130,15 @@ export async function reviewScreen(id: number): Promise<void> {
               {
                 type: 'button',
                 onclick: () =>
-                  after(
-                    must(backOffice.POST('/v1/rental-insurances/{id}/request-information', { params: params(), body: { comment: reason.value } })),
+                  decision(
+                    (body) =>
+                      must(
+                        backOffice.POST('/v1/rental-insurances/{id}/request-information', {
+                          params: params(),
+                          body: body as { comment: string },
+                        }),
+                      ),
+                    true,
                   ),
               },
               t('requestInformation'),
@@ -122,13 +149,9 @@ export async function reviewScreen(id: number): Promise<void> {
                 type: 'button',
                 class: 'danger',
                 onclick: () =>
-                  after(
-                    must(
-                      backOffice.POST('/v1/rental-insurances/{id}/decline', {
-                        params: params(),
-                        body: reason.value.trim() ? { comment: reason.value } : undefined,
-                      }),
-                    ),
+                  decision(
+                    (body) => must(backOffice.POST('/v1/rental-insurances/{id}/decline', { params: params(), body: body as { comment?: string } })),
+                    false,
                   ),
               },
               t('decline'),
@@ -157,7 +180,9 @@ export async function reviewScreen(id: number): Promise<void> {
       ...moves,
       commentForm,
       h('h2', {}, t('history')),
-      historyTable(history._embedded.historyEntries),
+      historyTable(history._embedded.historyEntries, download, say),
+      h('h2', {}, t('documents')),
+      documentsTable(documents._embedded.documents, download, say),
       h('h2', {}, t('signatures')),
       signaturesTable(signatures._embedded.signatures),
     );

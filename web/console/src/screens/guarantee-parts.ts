@@ -2,6 +2,7 @@
 import type { Schemas } from '../api';
 import { h, table } from '../dom';
 import { dateTime, money, t } from '../i18n';
+import { downloadButton, type Download } from './document-parts';
 
 export function guaranteeSummary(guarantee: Schemas['RentalInsurance']): HTMLElement {
   return h(
@@ -18,11 +19,8 @@ export function guaranteeSummary(guarantee: Schemas['RentalInsurance']): HTMLEle
   );
 }
 
-/**
- * The history with each entry's documents (names). Downloading a document, and a reviewer attaching
- * documents to a request for information, come with the documents issue (35): this is the seam.
- */
-export function historyTable(entries: Schemas['HistoryEntry'][]): HTMLElement {
+/** The history with each entry's documents, each a download button (document-parts.ts). */
+export function historyTable(entries: Schemas['HistoryEntry'][], download: Download, say: (text: string) => void): HTMLElement {
   return table(
     [t('when'), t('by'), t('status'), t('comment'), t('documents')],
     entries.map((entry) => [
@@ -30,7 +28,9 @@ export function historyTable(entries: Schemas['HistoryEntry'][]): HTMLElement {
       entry.creator.name,
       `${entry.previousStatus.code ?? '—'} → ${entry.status.code ?? ''}`,
       entry.comment ?? '',
-      entry.documents.map((document) => document.fileName ?? String(document.id)).join(', '),
+      entry.documents.length === 0
+        ? ''
+        : h('div', { class: 'documents' }, ...entry.documents.map((document) => downloadButton(document, download, say))),
     ]),
     t('history'),
   );

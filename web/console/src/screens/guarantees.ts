@@ -1,7 +1,8 @@
-/** The director's read-only view of the agency's guarantees, with history, documents and signatures. */
+/** The director's read-only view of the agency's guarantees, with history, documents (downloadable) and signatures. */
 import { backOffice, must, problem } from '../api';
 import { h, show, statusLine, table } from '../dom';
 import { dateTime, money, t } from '../i18n';
+import { documentsTable, type Download } from './document-parts';
 import { guaranteeSummary, historyTable, signaturesTable } from './guarantee-parts';
 
 export async function guaranteesScreen(page = 0): Promise<void> {
@@ -36,17 +37,27 @@ export async function guaranteesScreen(page = 0): Promise<void> {
 export async function guaranteeScreen(id: number): Promise<void> {
   const status = statusLine();
   const path = { id };
+  const say = (text: string) => status.say(text, 'error');
+  const download: Download = (document) =>
+    backOffice.GET('/v1/agency/rental-insurances/{id}/documents/{documentId}', {
+      params: { path: { id, documentId: document.id } },
+      parseAs: 'blob',
+    });
   try {
-    const [guarantee, history, signatures] = await Promise.all([
+    const [guarantee, history, documents, signatures] = await Promise.all([
       must(backOffice.GET('/v1/agency/rental-insurances/{id}', { params: { path } })),
       must(backOffice.GET('/v1/agency/rental-insurances/{id}/history', { params: { path, query: { pageSize: 200 } } })),
+      must(backOffice.GET('/v1/agency/rental-insurances/{id}/documents', { params: { path, query: { pageSize: 100 } } })),
       must(backOffice.GET('/v1/agency/rental-insurances/{id}/signatures', { params: { path, query: { pageSize: 200 } } })),
     ]);
     show(
       t('guaranteeTitle', { id }),
       guaranteeSummary(guarantee),
+      status,
       h('h2', {}, t('history')),
-      historyTable(history._embedded.historyEntries),
+      historyTable(history._embedded.historyEntries, download, say),
+      h('h2', {}, t('documents')),
+      documentsTable(documents._embedded.documents, download, say),
       h('h2', {}, t('signatures')),
       signaturesTable(signatures._embedded.signatures),
     );
