@@ -499,6 +499,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/directors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agencies' directors (console people)
+         * @description The agencies' directors invited to the console, newest first, optionally of one agency
+         *     (`companyId`), each with how many passkeys and open sessions it holds. Never an invitation
+         *     or a passkey. Staff re-invite a director who lost their passkeys with
+         *     `POST /v1/directors/{personId}/reinvite`.
+         */
+        get: operations["listDirectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/directors/{personId}/reinvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-invite a director who lost their passkeys
+         * @description For a director who lost their passkeys: their passkeys, open sessions and unused
+         *     invitations stop working **at once** (in this request's transaction), and a new one-time
+         *     enrolment link is answered (valid `CONSOLE_INVITATION_HOURS`, used once), to be handed to
+         *     the director only. The link is in the answer **once**: an idempotent replay answers
+         *     `enrolmentLink: null` (re-invite again for a new link). Its origin is `PUBLIC_ORIGIN`, or
+         *     the one this request reached. Only directors: a member of the staff (whose link would carry
+         *     staff scopes) is re-invited with the admin tool, and is `404 not_found` here. No request
+         *     body. Written to the audit log (`console.person_reinvited`).
+         */
+        post: operations["reinviteDirector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/credentials/{credentialId}": {
         parameters: {
             query?: never;
@@ -1820,6 +1870,42 @@ export interface components {
             _links: components["schemas"]["Links"];
             page: components["schemas"]["PageMetadata"];
         };
+        /** @description An agency's director as the console knows them (never an invitation or a passkey). */
+        Director: {
+            /** Format: uuid */
+            id: string;
+            /** @example imobiliaria-paulista */
+            companyId: string;
+            /** @example Carla Souza */
+            name: string;
+            /** @description How many passkeys they hold (none after a re-invitation, until they enrol). */
+            passkeys: number;
+            /** @description How many console sessions are open (ended or expired ones may count until housekeeping removes them). */
+            sessions: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description One page of directors, newest first. `_embedded` is always present. */
+        DirectorPage: {
+            _embedded: {
+                directors: components["schemas"]["Director"][];
+            };
+            _links: components["schemas"]["Links"];
+            page: components["schemas"]["PageMetadata"];
+        };
+        /** @description A director re-invited, and their one-time enrolment link. */
+        DirectorInvitation: {
+            director: components["schemas"]["Director"];
+            /**
+             * @description `{origin}{CONSOLE_BASE_PATH}/#/enrol/<invitation>`, single use, until `expiresAt`; the
+             *     invitation is in the fragment, so no server or proxy logs it. Shown once: `null` in an
+             *     idempotent replay.
+             * @example https://rentalguarantee.example/console/#/enrol/prd_inv_AbC
+             */
+            enrolmentLink: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+        };
         /** @description A guarantee waiting for a reviewer. */
         ReviewQueueItem: {
             /** Format: int64 */
@@ -2330,6 +2416,11 @@ export interface components {
          * @example 1045
          */
         RentalInsuranceId: number;
+        /**
+         * @description Id of the person (a UUID). Unknown, malformed, or not a director is `404 not_found`.
+         * @example 5b1d7c2e-3f4a-4e6b-8c9d-0a1b2c3d4e5f
+         */
+        PersonId: string;
         /**
          * @description Id of the credential (a UUID, not the client id). Unknown, malformed, or (for a director) not a partner credential of the director's agency is `404 not_found`.
          * @example 3f2a9c1e-7b4d-4e8f-9a61-2c5e0d9f7a13
@@ -3962,6 +4053,129 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDirectors: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows of this company (agency id, or `back-office` for staff credentials).
+                 * @example imobiliaria-paulista
+                 */
+                companyId?: components["parameters"]["CompanyIdFilter"];
+                /**
+                 * @description Zero-based page number. Default 0; negative values are treated as 0. A page beyond the last returns an empty list with correct metadata.
+                 * @example 0
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page. Default 20; values outside 1..N are clamped to that range (0 becomes 1, 500
+                 *     becomes N), where N is the list's own maximum: the `maxItems` of its `_embedded` list, 200
+                 *     for most lists (guarantees included, as in the partner API) and fewer for lists of large
+                 *     items (history 50, deliveries 80, webhook endpoints 150, credentials 140, audit log 40).
+                 *     `page.size` says the size applied.
+                 * @example 20
+                 */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: {
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of directors. */
+            200: {
+                headers: {
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectorPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reinviteDirector: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Required on every `POST`. 1 to 255 visible ASCII characters (`!` to `~`), unique per logical
+                 *     write; a UUID is a good choice. The structured-field string form `"abc"` is accepted and
+                 *     unquoted. Missing: `400 idempotency_key_required`; malformed: `400 idempotency_key_invalid`.
+                 *
+                 *     Keys are scoped to the caller's company (staff share the `back-office` company). The
+                 *     fingerprint is the method, the path and the canonical request body. Same key and fingerprint
+                 *     after a 2xx: the stored status, body and headers are replayed with `Idempotent-Replay: true`
+                 *     (a created secret is replayed as `clientSecret: null`). Same key with another fingerprint:
+                 *     `400 idempotency_key_reused`. Same key while the first request is executing:
+                 *     `409 idempotency_key_in_use` with `Retry-After: 1`. Requests ending in 4xx or 5xx store
+                 *     nothing. Stored responses are kept 24 hours.
+                 * @example 9b2f6c1e-4d7a-4f3b-8a61-2c5e0d9f7a13
+                 */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description Optional id to trace the request, 1 to 128 characters of `A-Z a-z 0-9 . _ : -`. Echoed in the
+                 *     `X-Correlation-Id` response header and in `correlationId` of error bodies. When absent, or when
+                 *     it does not follow this format, the service generates one instead (an invalid value is not an
+                 *     error).
+                 * @example erp-7d41c2e0-batch-17
+                 */
+                "X-Correlation-Id"?: components["parameters"]["CorrelationId"];
+            };
+            path: {
+                /**
+                 * @description Id of the person (a UUID). Unknown, malformed, or not a director is `404 not_found`.
+                 * @example 5b1d7c2e-3f4a-4e6b-8c9d-0a1b2c3d4e5f
+                 */
+                personId: components["parameters"]["PersonId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The director and the new enrolment link. */
+            200: {
+                headers: {
+                    "Idempotent-Replay": components["headers"]["IdempotentReplay"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectorInvitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

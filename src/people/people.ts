@@ -77,20 +77,33 @@ export async function reinvitePerson(
   actor: AuditActor,
   invitationHours: number,
 ): Promise<Invitation> {
-  return db.$transaction(async (tx) => {
-    const person = /^[0-9a-f-]{36}$/i.test(personId) ? await tx.consolePerson.findUnique({ where: { id: personId } }) : null;
-    if (!person) throw new NotFound('Person not found.');
-    const passkeys = await tx.consolePasskey.deleteMany({ where: { personId } });
-    const sessions = await tx.consoleSession.deleteMany({ where: { personId } });
-    await tx.consoleInvitation.updateMany({ where: { personId, usedAt: null }, data: { expiresAt: new Date() } });
-    await recordAudit(tx, {
-      actor,
-      action: 'console.person_reinvited',
-      companyId: person.companyId,
-      details: { personId, passkeysRemoved: passkeys.count, sessionsEnded: sessions.count },
-    });
-    return { person, ...(await newInvitation(tx, environment, personId, actor, invitationHours)) };
+  return db.$transaction((tx) => reinvitePersonIn(tx, environment, { personId }, actor, invitationHours));
+}
+
+/**
+ * The re-invitation in the caller's transaction (the back office's request). `kind` narrows who may
+ * be re-invited: another kind of person is not found, as an unknown id is.
+ */
+export async function reinvitePersonIn(
+  tx: Queryable,
+  environment: Environment,
+  target: { personId: string; kind?: 'director' | 'staff' },
+  actor: AuditActor,
+  invitationHours: number,
+): Promise<Invitation> {
+  const { personId } = target;
+  const person = /^[0-9a-f-]{36}$/i.test(personId) ? await tx.consolePerson.findUnique({ where: { id: personId } }) : null;
+  if (!person || (target.kind && person.kind !== target.kind)) throw new NotFound('Person not found.');
+  const passkeys = await tx.consolePasskey.deleteMany({ where: { personId } });
+  const sessions = await tx.consoleSession.deleteMany({ where: { personId } });
+  await tx.consoleInvitation.updateMany({ where: { personId, usedAt: null }, data: { expiresAt: new Date() } });
+  await recordAudit(tx, {
+    actor,
+    action: 'console.person_reinvited',
+    companyId: person.companyId,
+    details: { personId, passkeysRemoved: passkeys.count, sessionsEnded: sessions.count },
   });
+  return { person, ...(await newInvitation(tx, environment, personId, actor, invitationHours)) };
 }
 
 async function newInvitation(tx: Queryable, environment: Environment, personId: string, actor: AuditActor, hours: number) {
@@ -108,4 +121,21 @@ export function listPeople(db: Queryable, companyId?: string) {
     take: 200,
     include: { _count: { select: { passkeys: true, sessions: true } } },
   });
+}
+
+/** One page of directors (of one agency when given), newest first, with their passkeys and sessions counted. */
+export async function directorPage(db: Queryable, companyId: string | undefined, page: { offset: number; size: number }) {
+  const where = { kind: 'director' as const, ...(companyId ? { companyId } : {}) };
+  const total = await db.consolePerson.count({ where });
+  const rows =
+    page.offset < total
+      ? await db.consolePerson.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          skip: page.offset,
+          take: page.size,
+          include: { _count: { select: { passkeys: true, sessions: true } } },
+        })
+      : [];
+  return { rows, total };
 }

@@ -91,6 +91,7 @@ const READS: Record<string, Read> = {
   listRentalInsuranceDocuments: agency((s) => `/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
   listRentalInsuranceDocumentsForReview: asStaff((s) => `/v1/rental-insurances/${s.guaranteeId}/documents?${BIG}`),
   listReviewQueue: asStaff(() => `/v1/review-queue?${BIG}`),
+  listDirectors: asStaff(() => `/v1/directors?${BIG}`),
   // The director's view of its own agency (the console's integrations section).
   listAgencyRentalInsurances: asDirector(() => `/v1/agency/rental-insurances?${BIG}`),
   getAgencyRentalInsurance: asDirector((s) => `/v1/agency/rental-insurances/${s.guaranteeId}`),

@@ -159,6 +159,17 @@ export async function fillWorstCase(world: World, agency: Agency, guaranteeId: n
     });
   }
   const session = await startSession(db, world.config.ENVIRONMENT, person.id, { idleMinutes: 30, maxHours: 12 });
+  // More directors than a page of listDirectors holds, each with the longest name.
+  await db.consolePerson.createMany({
+    data: Array.from({ length: 200 }, () => ({
+      kind: 'director' as const,
+      companyId,
+      name: worst(200),
+      scopes: [...DIRECTOR_SCOPES],
+      userHandle: randomBytes(32).toString('base64url'),
+      createdBy: 'test',
+    })),
+  });
 
   return {
     companyId,

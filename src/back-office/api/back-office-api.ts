@@ -10,6 +10,7 @@ import { webhookOperations } from './webhook-operations';
 import { requestLogOperations } from './request-log-operations';
 import { deskOperations } from './desk-operations';
 import { agencyViewOperations } from './agency-view-operations';
+import { directorOperations } from './director-operations';
 import { secretBox } from '../../webhooks/secret-box';
 import { urlPolicy } from '../../webhooks/url-safety';
 import { staffDocumentOperations } from './document-operations';
@@ -28,7 +29,15 @@ export function backOfficeApi(config: Config, documents: DocumentServices = NO_D
       ...webhookOperations,
       ...requestLogOperations,
       ...agencyViewOperations,
+      ...directorOperations,
     ],
-    workFor: backOfficeWork(config.ENVIRONMENT, config.CREDENTIALS_PER_AGENCY, { box: secretBox(config), policy: urlPolicy(config) }, documents, db),
+    workFor: backOfficeWork(
+      config.ENVIRONMENT,
+      config.CREDENTIALS_PER_AGENCY,
+      { box: secretBox(config), policy: urlPolicy(config) },
+      documents,
+      { consoleBasePath: config.CONSOLE_BASE_PATH, invitationHours: config.CONSOLE_INVITATION_HOURS },
+      db,
+    ),
   };
 }

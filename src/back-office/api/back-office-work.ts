@@ -36,7 +36,16 @@ export interface BackOfficeWork {
    */
   recordRefusal(entry: NewAuditEntry): Promise<void>;
   /** Issue 37: one agency's guarantees and documents (reads) and webhooks, as its partner API scopes them: a director's own agency. */
+  /** Issue 37: what a director's re-invitation from the back office needs (the admin tool's settings). */
+  people: PeopleSettings;
   agency(companyId: string): { guarantees: CompanyGuarantees; documents: CompanyDocuments; webhooks: CompanyWebhooks };
+}
+
+export interface PeopleSettings {
+  /** CONSOLE_BASE_PATH: the enrolment link's path. */
+  consoleBasePath: string;
+  /** CONSOLE_INVITATION_HOURS: how long a link is valid. */
+  invitationHours: number;
 }
 
 export function backOfficeWork(
@@ -44,10 +53,12 @@ export function backOfficeWork(
   credentialsPerAgency: number,
   webhookRules: WebhookRules,
   documents: DocumentServices,
+  people: PeopleSettings,
   db?: Database,
 ) {
   return (unit: UnitOfWork, principal: Principal): BackOfficeWork => ({
     documents,
+    people,
     unit,
     db: unit.db,
     environment,

@@ -13,6 +13,7 @@ import { webhooksScreen } from './screens/webhooks';
 import { guaranteeScreen, guaranteesScreen } from './screens/guarantees';
 import { queueScreen, reviewScreen } from './screens/desk';
 import { adminCredentialsScreen, auditScreen } from './screens/admin';
+import { directorsScreen } from './screens/directors';
 
 export type Session = ConsoleSchemas['Session'];
 let session: Session | undefined;
@@ -34,6 +35,7 @@ const ROUTES: Route[] = [
   { path: /^#\/queue$/, nav: 'navQueue', who: 'ops:guarantees:review', screen: () => queueScreen() },
   { path: /^#\/review\/(\d{1,18})$/, who: 'ops:guarantees:review', screen: (m) => reviewScreen(Number(m[1])) },
   { path: /^#\/admin\/credentials$/, nav: 'navAdminCredentials', who: 'ops:credentials:admin', screen: () => adminCredentialsScreen() },
+  { path: /^#\/admin\/directors$/, nav: 'navDirectors', who: 'ops:credentials:admin', screen: () => directorsScreen() },
   { path: /^#\/admin\/audit$/, nav: 'navAudit', who: 'ops:credentials:admin', screen: () => auditScreen() },
   { path: /^#\/passkeys$/, nav: 'navPasskeys', screen: () => passkeysScreen() },
 ];
