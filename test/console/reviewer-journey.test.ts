@@ -2,7 +2,7 @@
  * Issue 37, item 5: a reviewer's journey in headless Chromium, from the invitation link to an
  * approval in the queue that the partner API then shows; a request for information with a PDF that
  * the partner then reads in the history, downloaded back from the desk; the guarantee's history and signatures,
- * credential administration, the audit log, a second passkey added and removed; and the first load
+ * credential administration, the audit log, a director re-invited, a second passkey added and removed; and the first load
  * of a page in bytes and requests (written to .data/console/first-load.json).
  */
 import fs from 'node:fs';
@@ -117,6 +117,28 @@ test('When a reviewer follows the invitation link, then they approve a guarantee
   await page.getByRole('link', { name: 'Auditoria' }).click();
   await page.locator('td', { hasText: 'console.person_invited' }).first().waitFor();
   await checkScreen(page, 'staff-audit-log');
+
+  // A director who lost their passkeys is re-invited: the new link is shown once, the old one is spent.
+  const lost = await invitePerson(
+    world.db,
+    world.config.ENVIRONMENT,
+    { kind: 'director', companyId: world.agency.companyId, name: 'Dalva Diretora', actor: staffActor('Ana Admin', 'cli') },
+    24,
+  );
+  await page.getByRole('link', { name: 'Diretores' }).click();
+  await expectScreen(page, 'Diretores das imobiliárias');
+  await page.getByLabel('Imobiliária').fill(world.agency.companyId);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.getByRole('button', { name: 'Reenviar convite: Dalva Diretora' }).click();
+  const link = await page.locator('#link-once [data-secret="once"]').textContent();
+  expect(link).toMatch(new RegExp(`^${browser.origin}/console/#/enrol/sbx_inv_[A-Za-z0-9_-]{43}$`));
+  await checkScreen(page, 'staff-directors');
+  const spent = await fetch(`${browser.origin}/console/api/v1/enrolment/options`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: browser.origin, 'X-Console-Request': '1' },
+    body: JSON.stringify({ invitation: lost.token }),
+  });
+  expect(((await spent.json()) as { code: string }).code).toBe('invitation_invalid');
 
   // A second passkey (another device: the first one already holds a passkey of this person), then one removed.
   await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: authenticator });
