@@ -55,7 +55,7 @@ export async function directorsScreen(companyId = '', shown?: HTMLElement): Prom
       status,
       shown,
       table(
-        [t('agency'), t('personName'), t('navPasskeys'), t('openSessions'), t('createdAt'), ''],
+        [t('agency'), t('personName'), t('passkeyCount'), t('openSessions'), t('createdAt'), ''],
         page._embedded.directors.map((director) => [
           director.companyId,
           director.name,
