@@ -201,6 +201,10 @@ beforeAll(async () => {
     ENVIRONMENT: 'sandbox',
     RATE_LIMIT_REQUESTS: '10000000',
     REQUEST_LOG_FLUSH_MS: '50',
+    // The largest pages of one agency are admitted one or two at a time (ANSWER_BYTES_PER_AGENCY):
+    // on a loaded machine the twentieth reader may wait longer than the default 10 s, and this test
+    // is about the heap, not about waiting (test/runtime/answer-budget.test.ts has the 503).
+    DATABASE_POOL_WAIT_MS: '60000',
   });
   world.beforeClose(() => service.stop());
 }, 600_000);
