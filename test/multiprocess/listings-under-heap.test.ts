@@ -3,7 +3,7 @@
  * (dist/ under the start script's Node options, the 96 MB heap among them) on a store filled to the
  * contract's worst case (worst-case-store.ts: the longest values in the costliest characters, more
  * rows than a page holds), and every listing operation of the documents read at its largest page
- * by 20 readers at once: every reader gets its 200, no answer is over the 1 MiB budget nor holds
+ * by 20 readers at once: every reader gets its 200, no answer is over the 6 MiB budget nor holds
  * more items than its list's maxItems, the process stays up, and V8's heap in use, read from the
  * process's own /metrics all along, stays under HEAP_BOUND_BYTES.
  *
@@ -32,9 +32,9 @@ jest.setTimeout(300_000);
 
 /**
  * The most V8 heap the service may have in use at any moment of a test: its own working set (about
- * 45 MiB idle, up to 65 MiB with the garbage of the reads before), and 20 answers of the 1 MiB
- * budget in flight, each held as a JSON string of two bytes per character (40 MiB), the rows they
- * are made of beside them. The start script caps the old generation at 96 MB: a process that came
+ * 45 MiB idle, up to 65 MiB with the garbage of the reads before), and the answers the answer
+ * budget admits at once (ANSWER_BYTES_IN_FLIGHT, 12 MiB of worst-case JSON), each held as a string
+ * of two bytes per character, the rows they are made of beside them. The start script caps the old generation at 96 MB: a process that came
  * near this bound would be near its end.
  */
 const HEAP_BOUND_BYTES = 100 * 1024 * 1024;
