@@ -1,7 +1,7 @@
 /**
  * The event row's own cost on a create (part of events-cost.ts), measured with Prisma alone: a
- * create's last statement, built by the service's own functions (saveRecord with the held history
- * entry, and the held event through EVENTS.insertCtes, as idempotent-write.ts builds it), run with and
+ * create's last statement, built by the service's own functions (the history entry and the event
+ * appended to a unit of work, which saveRecord finishes, as idempotent-write.ts does), run with and
  * without its event part, each in its transaction with its COMMIT (where the event's WAL is
  * flushed), by `concurrency` callers at once, interleaved over `pairs` pairs.
  *
@@ -14,8 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { createCredential } from '../src/auth/credentials';
 import { SCOPES } from '../src/auth/scopes';
 import { createDatabaseClient, type Database } from '../src/database/prisma-client';
-import { EVENTS, type NewEvent } from '../src/events/outbox';
-import { HISTORY_ENTRIES, type HistoryEntryRow, type HistoryKind } from '../src/guarantees/history';
+import { UnitOfWork } from '../src/database/unit-of-work';
+import { emitEvent, type NewEvent } from '../src/events/outbox';
+import { recordHistory, type HistoryKind, type NewHistoryEntry } from '../src/guarantees/history';
 import { saveRecord } from '../src/http/idempotency-store';
 import { log } from './measure';
 import type { Scenario } from './scenarios';
@@ -35,7 +36,7 @@ export interface StatementRun {
 interface CreateInputs {
   guaranteeId: bigint;
   outcome: { fingerprint: string; responseStatus: number; responseHeaders: Record<string, string>; responseBody: string | null };
-  history: HistoryEntryRow;
+  history: NewHistoryEntry;
   event: Omit<NewEvent, 'companyId'>;
 }
 
@@ -70,8 +71,7 @@ async function realCreate(db: Database, origin: string, create: Scenario): Promi
     history: {
       rentalInsuranceId: guaranteeId,
       kind: entry.kind as HistoryKind,
-      creatorName: entry.creatorName,
-      creatorServiceAccount: entry.creatorServiceAccount,
+      actor: { name: entry.creatorName, serviceAccount: entry.creatorServiceAccount },
       comment: entry.comment,
       previousStatus: entry.previousStatus,
       status: entry.status,
@@ -110,9 +110,10 @@ export async function measureEventRow(
     const inputs = await realCreate(db, origin, create);
     const lastStatement = (withEvent: boolean) => () =>
       db.$transaction(async (tx) => {
-        const held = [HISTORY_ENTRIES.insertCtes([inputs.history])];
-        if (withEvent) held.push(EVENTS.insertCtes([{ id: randomUUID(), companyId: COMPANY, ...inputs.event }]));
-        await saveRecord(tx, COMPANY, randomUUID(), inputs.outcome, held);
+        const unit = UnitOfWork.of(tx);
+        recordHistory(unit, inputs.history);
+        if (withEvent) emitEvent(unit, { companyId: COMPANY, ...inputs.event });
+        await saveRecord(unit, COMPANY, randomUUID(), inputs.outcome);
       });
     // Warm-up (connections, Prisma's compiled queries), not reported.
     await load(lastStatement(false), 1, options.concurrency);

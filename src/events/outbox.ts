@@ -21,46 +21,25 @@ export interface NewEvent {
   occurredAt?: Date;
 }
 
-/** An event as it is inserted. */
-export interface EventRow extends NewEvent {
+/** An event as it is appended. */
+interface EventRow extends NewEvent {
   id: string;
 }
 
-/** events (with their deliveries and delivery jobs) as a unit of work's appended table (database/unit-of-work.ts). */
-export const EVENTS: AppendedTable<EventRow> = { name: 'events', insertCtes: (events) => eventRowsCtes(events) };
-
 /**
- * Emits an event: HELD by the unit of work until its flush (no read of this transaction sees it
- * nor its deliveries), which stores it and queues its deliveries. Returns its id.
+ * The CTEs that insert a JSON array of events in their order, one delivery per enabled endpoint of
+ * their agency subscribed to their type (or only to `onlyEndpoint`), and one delivery job per
+ * delivery (a data-modifying CTE always runs to completion, read or not), carrying the trace
+ * context of the statement that writes them (the unit's `unit_trace`).
  */
-export function emitEvent(unit: UnitOfWork, event: NewEvent): string {
-  const row: EventRow = { id: randomUUID(), ...event };
-  unit.hold(EVENTS, row);
-  return row.id;
-}
-
-/**
- * The test event of one endpoint, written at once (its delivery is read back) after whatever the
- * unit holds (flushed first when there is any: those events go to every subscribed endpoint).
- * Returns its id.
- */
-export async function writeTestEventNow(unit: UnitOfWork, event: NewEvent, onlyEndpoint: string): Promise<string> {
-  await unit.flush();
-  const row: EventRow = { id: randomUUID(), ...event };
-  await unit.db.$executeRaw`WITH ${eventRowsCtes([row], onlyEndpoint)} SELECT 1`;
-  return row.id;
-}
-
-/**
- * The CTEs that insert the events in their order, one delivery per enabled endpoint of their agency
- * subscribed to their type (or only to `onlyEndpoint`), and one delivery job per delivery (a
- * data-modifying CTE always runs to completion, read or not).
- */
-function eventRowsCtes(events: EventRow[], onlyEndpoint?: string): Prisma.Sql {
-  return Prisma.sql`held_event AS (
+function eventTable(onlyEndpoint?: string): AppendedTable {
+  return {
+    name: 'events',
+    before: Prisma.sql`held_event AS (
       INSERT INTO events (id, company_id, type, data, occurred_at)
       SELECT (v->>'id')::uuid, v->>'companyId', v->>'type', v->'data', COALESCE((v->>'occurredAt')::timestamptz, now())
-      FROM jsonb_array_elements(${JSON.stringify(events)}::jsonb) WITH ORDINALITY AS held(v, position) ORDER BY held.position
+      FROM jsonb_array_elements(`,
+    after: Prisma.sql`) WITH ORDINALITY AS held(v, position) ORDER BY held.position
       RETURNING id, company_id, type
     ), held_delivery AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_id, company_id)
@@ -69,7 +48,35 @@ function eventRowsCtes(events: EventRow[], onlyEndpoint?: string): Prisma.Sql {
       WHERE (CASE WHEN ${onlyEndpoint ?? null}::uuid IS NULL THEN e.enabled AND event.type = ANY (e.event_types) AND ${ownerMayRead('owner', 'event.type')}
                   ELSE e.id = ${onlyEndpoint ?? null}::uuid END)
       RETURNING id AS delivery_id, company_id, now() AS run_at
-    ), held_job AS (${insertDeliveryJobs(Prisma.sql`SELECT delivery_id, company_id, run_at FROM held_delivery`)})`;
+    ), held_job AS (${insertDeliveryJobs(
+      Prisma.sql`SELECT delivery_id, company_id, run_at FROM held_delivery`,
+      undefined,
+      Prisma.sql`(SELECT carrier FROM unit_trace)`,
+    )})`,
+  };
+}
+
+/** events (with their deliveries and delivery jobs) as a unit of work's appended table (database/unit-of-work.ts). */
+export const EVENTS: AppendedTable = eventTable();
+
+/**
+ * Emits an event: appended to the unit of work, which writes it (and queues its deliveries) with the
+ * write's last statement; no read of this transaction sees it nor its deliveries. Returns its id.
+ */
+export function emitEvent(unit: UnitOfWork, event: NewEvent): string {
+  const row: EventRow = { id: randomUUID(), ...event };
+  unit.append(EVENTS, row);
+  return row.id;
+}
+
+/**
+ * The test event of one endpoint, written at once (its delivery is read back) after whatever the
+ * unit appended before (those events go to every subscribed endpoint). Returns its id.
+ */
+export async function writeTestEventNow(unit: UnitOfWork, event: NewEvent, onlyEndpoint: string): Promise<string> {
+  const row: EventRow = { id: randomUUID(), ...event };
+  await unit.writeNow(eventTable(onlyEndpoint), row, Prisma.sql`SELECT 1`);
+  return row.id;
 }
 
 /**

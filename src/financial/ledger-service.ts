@@ -62,7 +62,7 @@ export async function postStatementEntry(unit: UnitOfWork, entry: NewStatementEn
     debit: credit ? '0' : absolute,
     rentalInsuranceId: entry.rentalInsuranceId ?? null,
   });
-  // The outbox event of the new entry, held by the posting's unit of work.
+  // The outbox event of the new entry, appended to the posting's unit of work.
   const data = {
     statementEntry: toStatementEntryResponse(row),
     rentalInsuranceId: row.rentalInsuranceId === null ? null : Number(row.rentalInsuranceId),

@@ -2,7 +2,7 @@
  * Applies one change to a locked guarantee through the status machine: new column values, the
  * next status, the signature consequence, the version bump, the history entry and the events
  * (src/events: the outbox), together, all stamped with the guarantee's own time
- * (guarantee-clock.ts): the last two are held by the unit of work and written when it is flushed,
+ * (guarantee-clock.ts): the last two are appended to the unit of work, which writes them with its last statement,
  * in the same transaction (database/unit-of-work.ts).
  */
 import type { UnitOfWork } from '../database/unit-of-work';
@@ -68,7 +68,7 @@ export async function applyChange(
   const contract = issuesContract ? await change.contracts!.issue(unit, row, at) : undefined;
   let contractId: bigint | undefined;
   if (contract || change.documents) {
-    // Documents name their entry: it is written now rather than held.
+    // Documents name their entry: it is written now rather than appended.
     const written = await writeHistoryNow(unit, entry);
     if (change.documents) await addDocumentsToEntry(unit, row.companyId, written, change.actor, change.documents.files, change.documents.rules);
     if (contract) contractId = (await addDocumentsToEntry(unit, row.companyId, written, change.actor, [contract]))[0]!.id;

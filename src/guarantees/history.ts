@@ -32,8 +32,8 @@ export interface NewHistoryEntry {
   createdAt?: Date;
 }
 
-/** A history entry as it is inserted (its creator flattened into columns). */
-export interface HistoryEntryRow {
+/** A history entry as it is appended (its creator flattened into columns). */
+interface HistoryEntryRow {
   rentalInsuranceId: bigint;
   kind: HistoryKind;
   creatorName: string;
@@ -45,44 +45,46 @@ export interface HistoryEntryRow {
   createdAt?: Date;
 }
 
-/** history_entries as a unit of work's appended table (database/unit-of-work.ts). */
-export const HISTORY_ENTRIES: AppendedTable<HistoryEntryRow> = { name: 'history_entries', insertCtes: historyRowsCte };
-
 /**
- * Records an entry nobody reads back (every write of a guarantee adds one): HELD by the unit of
- * work until its flush, so no read of this transaction sees it.
+ * history_entries as a unit of work's appended table (database/unit-of-work.ts): the CTE
+ * `held_history` inserts the entries of a JSON array in their order and returns their rows.
  */
-export function recordHistory(unit: UnitOfWork, entry: NewHistoryEntry): void {
-  unit.hold(HISTORY_ENTRIES, entryRow(entry));
-}
-
-/**
- * Writes an entry at once and returns it as read back, its id included (a new entry has no
- * documents yet: they name it). What the unit holds is flushed first (when it holds anything), so
- * rows keep the order in which they were made.
- */
-export async function writeHistoryNow(unit: UnitOfWork, entry: NewHistoryEntry): Promise<HistoryRow> {
-  await unit.flush();
-  // Tagged raw SQL rather than historyEntry.create: the model API costs several times the CPU of a
-  // raw statement (bench/results.md), and the CTE is the one the flush uses.
-  const rows = await unit.db.$queryRaw<Array<Omit<HistoryRow, 'documents'>>>`
-    WITH ${historyRowsCte([entryRow(entry)])}
-    SELECT id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
-           creator_service_account AS "creatorServiceAccount", comment, previous_status AS "previousStatus", status, created_at AS "createdAt"
-    FROM held_history ORDER BY id DESC LIMIT 1`;
-  return { ...rows[0]!, documents: [] };
-}
-
-/** The CTE `held_history` that inserts the entries in their order and returns their rows. */
-function historyRowsCte(entries: HistoryEntryRow[]): Prisma.Sql {
-  const rows = JSON.stringify(entries, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-  return Prisma.sql`held_history AS (
+export const HISTORY_ENTRIES: AppendedTable = {
+  name: 'history_entries',
+  before: Prisma.sql`held_history AS (
     INSERT INTO history_entries (rental_insurance_id, kind, creator_name, creator_service_account, comment, previous_status, status, created_at)
     SELECT (h->>'rentalInsuranceId')::bigint, h->>'kind', h->>'creatorName', (h->>'creatorServiceAccount')::boolean, h->>'comment',
            (h->>'previousStatus')::"RentalInsuranceStatus", (h->>'status')::"RentalInsuranceStatus",
            COALESCE((h->>'createdAt')::timestamptz, CURRENT_TIMESTAMP)
-    FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS held(h, position) ORDER BY held.position
-    RETURNING *)`;
+    FROM jsonb_array_elements(`,
+  after: Prisma.sql`) WITH ORDINALITY AS held(h, position) ORDER BY held.position
+    RETURNING *)`,
+};
+
+/**
+ * Records an entry nobody reads back (every write of a guarantee adds one): appended to the unit
+ * of work, which writes it with the write's last statement, so no read of this transaction sees it.
+ */
+export function recordHistory(unit: UnitOfWork, entry: NewHistoryEntry): void {
+  unit.append(HISTORY_ENTRIES, entryRow(entry));
+}
+
+/**
+ * Writes an entry at once and returns it as read back, its id included (a new entry has no
+ * documents yet: they name it), after what the unit appended before it, so rows keep the order in
+ * which they were made.
+ */
+export async function writeHistoryNow(unit: UnitOfWork, entry: NewHistoryEntry): Promise<HistoryRow> {
+  // Tagged raw SQL rather than historyEntry.create: the model API costs several times the CPU of a
+  // raw statement (bench/results.md), and the CTE is the one the unit's last statement uses.
+  const rows = await unit.writeNow<Omit<HistoryRow, 'documents'>>(
+    HISTORY_ENTRIES,
+    entryRow(entry),
+    Prisma.sql`SELECT id, rental_insurance_id AS "rentalInsuranceId", kind, creator_name AS "creatorName",
+           creator_service_account AS "creatorServiceAccount", comment, previous_status AS "previousStatus", status, created_at AS "createdAt"
+    FROM held_history ORDER BY id DESC LIMIT 1`,
+  );
+  return { ...rows[0]!, documents: [] };
 }
 
 function entryRow(entry: NewHistoryEntry, createdAt?: Date): HistoryEntryRow {
@@ -92,8 +94,8 @@ function entryRow(entry: NewHistoryEntry, createdAt?: Date): HistoryEntryRow {
 
 /**
  * A comment (the partner's or a reviewer's): the history entry and its `rental_insurance.comment_added`
- * event. Given its time `at` (the transaction's, read beforehand), the entry is held like any other
- * and the answer is made from what is held; without it (`at: 'now'`), the entry is written at once and
+ * event. Given its time `at` (the transaction's, read beforehand), the entry is appended like any
+ * other and the answer is made from what is appended; without it (`at: 'now'`), the entry is written at once and
  * read back, for the time PostgreSQL gives it.
  */
 export async function appendComment(
@@ -104,7 +106,7 @@ export async function appendComment(
 ): Promise<ShownHistoryEntry> {
   let row: ShownHistoryEntry;
   if (at instanceof Date) {
-    unit.hold(HISTORY_ENTRIES, entryRow(entry, at));
+    unit.append(HISTORY_ENTRIES, entryRow(entry, at));
     const { actor, comment, previousStatus, status } = entry;
     row = { creatorName: actor.name, creatorServiceAccount: actor.serviceAccount, comment, previousStatus, status, createdAt: at, documents: [] };
   } else {

@@ -4,7 +4,7 @@
  * These are the back office's domain functions; the back-office API, the command-line tool, the
  * scheduler and the sandbox reviewer all call them, on a guarantee the caller locked once
  * (`lockForReview`) in the same transaction, with the unit of work of that transaction, whose
- * held history entries and events the caller flushes (database/unit-of-work.ts).
+ * appended history entries and events it writes before COMMIT (database/unit-of-work.ts).
  */
 import type { Queryable } from '../database/prisma-client';
 import type { UnitOfWork } from '../database/unit-of-work';

@@ -3,6 +3,7 @@
  * these statements run on every write). Keys are scoped to the company.
  */
 import type { Queryable, Transaction } from '../database/prisma-client';
+import type { UnitOfWork } from '../database/unit-of-work';
 import { Prisma } from '../generated/prisma/client';
 import type { StoredOutcome } from './idempotency';
 
@@ -53,24 +54,17 @@ export async function forgetRecord(tx: Transaction, companyId: string, key: stri
 }
 
 /**
- * The write's last statement: its record, one more in the company's usage of the hour, and the
- * rows its unit of work held (`held`: their CTEs, database/unit-of-work.ts).
+ * The write's last statement, which its unit of work writes (database/unit-of-work.ts): the
+ * record, one more in the company's usage of the hour, and the rows the write appended.
  * False when the key already has a record that a write not sharing this one's lock committed
  * meanwhile (claimKey): the caller rolls everything back.
  */
-export async function saveRecord(
-  tx: Transaction,
-  companyId: string,
-  key: string,
-  outcome: Omit<StoredOutcome, 'createdAt'>,
-  held: Prisma.Sql[] = [],
-): Promise<boolean> {
+export async function saveRecord(unit: UnitOfWork, companyId: string, key: string, outcome: Omit<StoredOutcome, 'createdAt'>): Promise<boolean> {
   // The usage row is one of 16 shards, the connection's own: one agency's concurrent writes do not
   // queue on one row (its lock is held through COMMIT). Writes running at the same moment may pass
   // the cap by as many as run at once: it bounds storage, it is not an exact count.
-  // The record comes first in the text: what pg_stat_activity shows of a statement is its beginning.
-  const [row] = await tx.$queryRaw<Array<{ saved: number }>>`
-    WITH ${Prisma.join([
+  const [row] = await unit.finish<{ saved: number }>(
+    [
       Prisma.sql`record AS (
         INSERT INTO idempotency_records (company_id, key, fingerprint, response_status, response_headers, response_body)
         VALUES (${companyId}, ${key}, ${outcome.fingerprint}, ${outcome.responseStatus}, ${JSON.stringify(outcome.responseHeaders)}::jsonb, ${outcome.responseBody})
@@ -81,8 +75,8 @@ export async function saveRecord(
         VALUES (${companyId}, date_trunc('hour', now()), (pg_backend_pid() % 16)::smallint, 1)
         ON CONFLICT (company_id, hour, shard) DO UPDATE SET count = u.count + 1
       )`,
-      ...held,
-    ])}
-    SELECT count(*)::int AS saved FROM record`;
+    ],
+    Prisma.sql`SELECT count(*)::int AS saved FROM record`,
+  );
   return row!.saved === 1;
 }

@@ -4,8 +4,9 @@
  *    replayed (or refused when the request differs), a running one is 409;
  *  - then the write itself, and its 2xx outcome is stored in the same transaction, so both commit
  *    or neither does; a failure stores nothing and the key may be used again;
- *  - the write runs on a unit of work of that transaction (database/unit-of-work.ts): the history
- *    entries and events it makes are held and written by the same last statement as the outcome.
+ *  - the write runs on a unit of work of that transaction (database/unit-of-work.ts), which writes
+ *    the history entries and events the write appended in its last statement, given the outcome to
+ *    write beside them (saveRecord).
  * Traced as the spans pipeline.idempotency_claim and pipeline.final_statement (tracing/tracing.ts).
  */
 import type { Database } from '../database/prisma-client';
@@ -61,7 +62,7 @@ export async function runIdempotentWrite(
         // Two writes with one key that did not exclude each other (beside a process of an older
         // version, whose lock id differed, during a rolling deploy): the first record committed;
         // this write rolls back entirely and is told to retry, which replays the first.
-        if (!(await inSpan('pipeline.final_statement', () => saveRecord(tx, companyId, key, record, unit.takeHeldCtes())))) throw keyInUse();
+        if (!(await inSpan('pipeline.final_statement', () => saveRecord(unit, companyId, key, record)))) throw keyInUse();
         return {
           ...result,
           body: bodyText === null ? undefined : new SerializedJson(bodyText),

@@ -58,23 +58,28 @@ export interface DeliveryJobData extends TraceCarrier {
   deliveryId: string;
 }
 
-/** The job data's expression: the delivery's id, and the active trace context when there is one. */
-function jobData(deliveryId: Prisma.Sql): Prisma.Sql {
-  const carrier = traceContext();
+/**
+ * The job data's expression: the delivery's id, and the trace context: `carrier` (an SQL expression
+ * of a jsonb object), else the one active now when there is one.
+ */
+function jobData(deliveryId: Prisma.Sql, carrier?: Prisma.Sql): Prisma.Sql {
   const data = Prisma.sql`jsonb_build_object('deliveryId', ${deliveryId})`;
-  return carrier ? Prisma.sql`${data} || ${JSON.stringify(carrier)}::jsonb` : data;
+  if (carrier) return Prisma.sql`${data} || ${carrier}`;
+  const active = traceContext();
+  return active ? Prisma.sql`${data} || ${JSON.stringify(active)}::jsonb` : data;
 }
 
 /**
  * The CTE body that inserts one job per row of `source` (columns `delivery_id uuid`, `company_id
  * text`, `run_at timestamptz`). A queue row that is missing makes the statement fail (NOT NULL
- * columns), never drops a job silently.
+ * columns), never drops a job silently. `carrier`: the trace context the jobs carry, as an SQL
+ * expression (the outbox's: the one of the statement that writes them); else the active one.
  */
-export function insertDeliveryJobs(source: Prisma.Sql, priority = NORMAL_PRIORITY): Prisma.Sql {
+export function insertDeliveryJobs(source: Prisma.Sql, priority = NORMAL_PRIORITY, carrier?: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO pgboss.job (name, data, singleton_key, group_id, start_after, priority, policy, retry_limit, retry_delay, retry_backoff,
                             retry_delay_max, expire_seconds, deletion_seconds, heartbeat_seconds, keep_until, dead_letter)
-    SELECT ${DELIVERY_QUEUE}, ${jobData(Prisma.sql`s.delivery_id`)}, s.delivery_id::text, s.company_id, s.run_at, ${priority}::int, q.policy,
+    SELECT ${DELIVERY_QUEUE}, ${jobData(Prisma.sql`s.delivery_id`, carrier)}, s.delivery_id::text, s.company_id, s.run_at, ${priority}::int, q.policy,
            q.retry_limit, q.retry_delay, q.retry_backoff, q.retry_delay_max, q.expire_seconds, q.deletion_seconds, q.heartbeat_seconds,
            s.run_at + q.retention_seconds * interval '1 second', q.dead_letter
     FROM (${source}) s LEFT JOIN pgboss.queue q ON q.name = ${DELIVERY_QUEUE}

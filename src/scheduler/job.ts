@@ -7,7 +7,7 @@
  *   SELECT r.id FROM rental_insurances r WHERE <eligible at now> ORDER BY ... LIMIT 1
  *     FOR UPDATE OF r SKIP LOCKED
  *   -> the change (a review-actions function: status machine, version, history)
- *   -> the history entries and events its unit of work held (database/unit-of-work.ts)
+ *   -> the history entries and events its unit of work appended, written before COMMIT (database/unit-of-work.ts)
  *   -> COMMIT
  *
  * A row another process (or a partner write) holds is skipped, not waited for; a row another
@@ -39,7 +39,7 @@ export interface ScheduledJob {
   /** Order in which eligible guarantees are taken (oldest first); must end with `r.id`. */
   order: Prisma.Sql;
   /**
-   * Applies the change to the claimed guarantee, in the claiming transaction's unit of work (flushed after it). `at`: when the
+   * Applies the change to the claimed guarantee, in the claiming transaction's unit of work (written after it). `at`: when the
    * change happens, when not now on the guarantee's clock (time travel: the time it was due).
    */
   perform(unit: UnitOfWork, id: bigint, now: Date, at?: Date): Promise<void>;

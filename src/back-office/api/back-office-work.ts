@@ -21,7 +21,7 @@ import { companyDocuments, type CompanyDocuments } from '../../guarantees/docume
 export interface BackOfficeWork {
   /** The process's document services (issue 35). */
   documents: DocumentServices;
-  /** What the domain's writes run on; the pipeline flushes it. */
+  /** What the domain's writes run on; it writes what they append in the write's last statement. */
   unit: UnitOfWork;
   /** The unit's database handle (the write's transaction), for reads and plain statements. */
   db: Queryable;
