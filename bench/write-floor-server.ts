@@ -16,7 +16,7 @@ import { createDatabaseClient } from '../src/database/prisma-client';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { Prisma } from '../src/generated/prisma/client';
 import { emitGuaranteeEvents } from '../src/guarantees/guarantee-events';
-import { FieldProblems } from '../src/guarantees/field-problems';
+import { FieldProblems } from '../src/validation/field-problems';
 import { createColumns } from '../src/guarantees/guarantee-input';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';
 import { insertGuarantee } from '../src/guarantees/guarantee-repository';
@@ -58,16 +58,13 @@ async function create(tokenHash: string, key: string, body: Record<string, unkno
     if (!claimed) return { status: 401 };
     if (claimed.status !== null) return { status: claimed.status, body: claimed.body ?? undefined };
     if (!claimed.locked) return { status: 409 };
-    const { tenant, property, money, coTenants } = createColumns(new FieldProblems(), body);
+    const { columns, coTenants } = createColumns(new FieldProblems(), body);
     const actor = { name: claimed.creator, serviceAccount: true };
     const row = await insertGuarantee(
       tx,
       {
-        ...tenant,
-        ...property,
-        ...money,
+        ...columns,
         companyId: claimed.companyId,
-        externalId: (body['externalId'] as string | undefined) ?? null,
         status: INITIAL_STATUS,
         version: 1,
         creatorName: actor.name,
@@ -88,7 +85,7 @@ async function create(tokenHash: string, key: string, body: Record<string, unkno
     });
     const answer = JSON.stringify(toRentalInsurance(row));
     const outcome = { fingerprint: key, responseStatus: 201, responseHeaders: { ETag: `W/"${row.version}"` }, responseBody: answer };
-    return (await saveRecord(tx, claimed.companyId, key, outcome, unit.takeHeldCtes())) ? { status: 201, body: answer } : { status: 409 };
+    return (await saveRecord(unit, claimed.companyId, key, outcome)) ? { status: 201, body: answer } : { status: 409 };
   });
 }
 

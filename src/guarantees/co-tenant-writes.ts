@@ -5,14 +5,11 @@
  * precondition, whose version the pipeline has already compared with If-Match.
  */
 import type { UnitOfWork } from '../database/unit-of-work';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
-import type { components } from '../generated/partner-api';
-import { normaliseCpfCnpj } from '../validation';
+import { Conflict, NotFound } from '../errors';
 import { assertDistinctPeople } from './create-guarantee';
-import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
 import { deleteCoTenant, insertCoTenant, updateCoTenant } from './co-tenant-repository';
-import { coTenantColumns, type CoTenantColumns } from './guarantee-input';
+import type { CoTenantColumns } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
@@ -20,29 +17,6 @@ import type { ContractIssuer } from './documents/contract-issuer';
 
 export const MAX_CO_TENANTS = 10;
 const CONTRACTUAL_CHANGE = { type: 'partner_changed_data', monetary: false, contractual: true } as const;
-
-/** The new co-tenant's columns, or 400 with every problem (checked before the guarantee is looked up). */
-export function newCoTenantColumns(body: components['schemas']['CoTenantCreate']): CoTenantColumns & { name: string } {
-  const problems = new FieldProblems();
-  const columns = coTenantColumns(problems, '', body);
-  problems.throwIfAny();
-  return { ...columns, name: body.name };
-}
-
-/** The changed columns of a merge patch of the co-tenant `cpfCnpj` (normalised), or 400 with every problem. */
-export function coTenantChanges(patch: components['schemas']['CoTenantPatch'], cpfCnpj: string): Omit<CoTenantColumns, 'cpfCnpj'> {
-  const problems = new FieldProblems();
-  const { cpfCnpj: _ignored, ...requested } = coTenantColumns(problems, '', { ...patch, cpfCnpj });
-  problems.throwIfAny();
-  return requested;
-}
-
-/** The path accepts a formatted or unformatted CPF/CNPJ; one that is not well-formed is 400 (contract). */
-export function coTenantKey(raw: string): string {
-  const result = normaliseCpfCnpj(raw);
-  if (!result.ok) throw new ValidationFailed([`path.cpfCnpj: ${result.reason}`]);
-  return result.value;
-}
 
 export async function addCoTenant(
   unit: UnitOfWork,

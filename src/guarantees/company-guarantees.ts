@@ -2,14 +2,13 @@
  * A partner's guarantees: every read and write an operation handler can make, already scoped to
  * the company of the request's principal and signed by its credential (the history's creator).
  * Handlers see this, never a company id, a token or the database handle. Writes run on the
- * request's unit of work (database/unit-of-work.ts), whose history entries and events the pipeline writes.
+ * request's unit of work (database/unit-of-work.ts), which writes the history entries and events they append.
  */
 import type { UnitOfWork } from '../database/unit-of-work';
 import { rentalInsuranceNotFound } from '../errors';
-import type { components } from '../generated/partner-api';
 import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
 import { createGuarantee } from './create-guarantee';
-import type { CoTenantColumns } from './guarantee-input';
+import type { ColumnValues, CoTenantColumns, NewGuarantee } from './guarantee-input';
 import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { findGuarantee, guaranteeStatus, lockGuarantee, type LockedGuarantee } from './guarantee-repository';
@@ -21,8 +20,6 @@ import { patchGuarantee } from './patch-guarantee';
 import { decideProposal } from './proposal-decisions';
 import { signaturePage } from './signatures';
 import type { ContractIssuer } from './documents/contract-issuer';
-
-type Schemas = components['schemas'];
 
 export interface GuaranteeRules {
   /** Comments an agency may add per calendar day. */
@@ -41,8 +38,8 @@ export function companyGuarantees(unit: UnitOfWork, companyId: string, actor: Ac
     list: (filters: GuaranteeFilters, page: Page) => listGuarantees(db, companyId, filters, page),
     /** The guarantee a write changes, locked until the write's transaction ends (the precondition of If-Match). */
     lock: async (id: bigint): Promise<GuaranteeRow> => (await lockGuarantee(db, companyId, id)) ?? notFound(),
-    create: (body: Schemas['RentalInsuranceCreate']) => createGuarantee(unit, companyId, actor, body),
-    patch: (current: GuaranteeRow, body: Schemas['RentalInsurancePatch']) => patchGuarantee(unit, actor, current, body, rules.contracts),
+    create: (guarantee: NewGuarantee) => createGuarantee(unit, companyId, actor, guarantee),
+    patch: (current: GuaranteeRow, requested: ColumnValues) => patchGuarantee(unit, actor, current, requested, rules.contracts),
     decide: (id: bigint, decision: 'accept' | 'refuse') => decideProposal(unit, companyId, actor, id, decision, rules.contracts),
     addCoTenant: (current: GuaranteeRow, columns: CoTenantColumns & { name: string }) => addCoTenant(unit, actor, current, columns, rules.contracts),
     patchCoTenant: (current: GuaranteeRow, cpfCnpj: string, changes: Omit<CoTenantColumns, 'cpfCnpj'>) =>

@@ -1,10 +1,8 @@
 /** A partner creates a guarantee: it always starts under review (creation never decides the review). */
 import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict } from '../errors';
-import type { components } from '../generated/partner-api';
 import { emitGuaranteeEvents } from './guarantee-events';
-import { FieldProblems } from './field-problems';
-import { createColumns, type CoTenantColumns } from './guarantee-input';
+import type { CoTenantColumns, NewGuarantee } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { insertGuarantee } from './guarantee-repository';
 import type { Actor } from '../auth/actors';
@@ -15,21 +13,15 @@ export async function createGuarantee(
   unit: UnitOfWork,
   companyId: string,
   actor: Actor,
-  body: components['schemas']['RentalInsuranceCreate'],
+  { columns, coTenants }: NewGuarantee,
 ): Promise<{ row: GuaranteeRow; effects: Effect[] }> {
-  const problems = new FieldProblems();
-  const { tenant, property, money, coTenants } = createColumns(problems, body);
-  problems.throwIfAny();
-  assertDistinctPeople(tenant['tenantCpfCnpj'] as string, coTenants);
+  assertDistinctPeople(columns['tenantCpfCnpj'] as string, coTenants);
 
   const row = await insertGuarantee(
     unit.db,
     {
-      ...tenant,
-      ...property,
-      ...money,
+      ...columns,
       companyId,
-      externalId: body.externalId ?? null,
       status: INITIAL_STATUS,
       version: 1,
       creatorName: actor.name,

@@ -1,13 +1,18 @@
 /**
- * Turns validated request bodies (their JSON Schema already passed) into column values:
- * normalised identifiers, phones, CEPs and dates, money as exact decimal strings. Problems
- * JSON Schema cannot see are collected in FieldProblems, each naming its field.
+ * What a partner's request becomes before its handler runs: the path's guarantee id, the list's
+ * filters, and request bodies as column values (normalised identifiers, phones, CEPs and dates,
+ * money as exact decimal strings). The operations' `normalise` steps call these once, after the
+ * contract's validation (src/http/pipeline.ts); for a body that failed it, the same steps collect
+ * the problems JSON Schema cannot see, reported beside the schema's. Problems are collected in
+ * FieldProblems, each naming its field.
  */
+import { fromDateOnly, todayInSaoPaulo } from '../database/column-values';
+import { rentalInsuranceNotFound } from '../errors';
 import type { components } from '../generated/partner-api';
-import { centsToDecimalString, normaliseCep, toCents } from '../validation';
-import type { FieldProblems } from './field-problems';
+import { centsToDecimalString, normaliseCep, normaliseCpfCnpj, normalisePhone, toCents, validateBirthDate, type FieldProblems } from '../validation';
 import type { GuaranteeField } from './guarantee-columns';
-import { birthDateField, foldForSearch, normaliseCpfCnpjField, normalisePhoneField } from './person-fields';
+import type { GuaranteeFilters } from './guarantee-list';
+import type { Status } from './status-machine';
 
 type Schemas = components['schemas'];
 
@@ -19,6 +24,61 @@ export type ColumnValues = Partial<Record<Exclude<GuaranteeField, 'id'>, string 
 
 /** `prefix.field`, or `field` at the top of the body. */
 export const fieldPath = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
+
+/** The path id as the database's int8; the pipeline has checked it is a positive integer in canonical form. */
+export function guaranteeId(id: number): bigint {
+  if (!Number.isSafeInteger(id) || id < 1) throw rentalInsuranceNotFound();
+  return BigInt(id);
+}
+
+/** The list filters of a validated query: the CPF/CNPJ and the name in the forms they are stored and searched in. */
+export function guaranteeFilters(query: {
+  propertyExternalId?: string;
+  tenantCpfCnpj?: string;
+  tenantName?: string;
+  status?: Status[];
+}): GuaranteeFilters {
+  const cpfCnpj = query.tenantCpfCnpj === undefined ? undefined : normaliseCpfCnpj(query.tenantCpfCnpj);
+  return {
+    propertyExternalId: query.propertyExternalId,
+    // An invalid number is not an error in a filter: in the stored form it just matches nothing.
+    tenantCpfCnpj: cpfCnpj?.ok ? cpfCnpj.value : query.tenantCpfCnpj?.replace(/[.\-/]/g, '').toUpperCase(),
+    tenantNameFolded: query.tenantName === undefined ? undefined : foldForSearch(query.tenantName),
+    statuses: query.status ?? [],
+  };
+}
+
+/** A name as the accent-insensitive search stores and looks for it. */
+export function foldForSearch(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+}
+
+/** The co-tenant a path names: a formatted or unformatted CPF/CNPJ, one that is not well-formed a problem (400, the contract's). */
+export function coTenantKey(problems: FieldProblems, raw: string): string {
+  return problems.check('path.cpfCnpj', normaliseCpfCnpj(raw)) ?? raw;
+}
+
+// The people's fields run on bodies that may have failed schema validation too (to report every
+// problem at once), so anything that is not a string is left to the schema's own finding.
+function normaliseCpfCnpjField(problems: FieldProblems, path: string, value: string): string {
+  if (typeof value !== 'string') return value;
+  return problems.check(path, normaliseCpfCnpj(value)) ?? value;
+}
+
+function normalisePhoneField(problems: FieldProblems, path: string, value: string | null | undefined): string | null | undefined {
+  if (typeof value !== 'string') return value;
+  return problems.check(path, normalisePhone(value)) ?? value;
+}
+
+/** A birth date in the past (America/Sao_Paulo). */
+function birthDateField(problems: FieldProblems, path: string, value: string | null | undefined): Date | null | undefined {
+  if (typeof value !== 'string') return value as null | undefined;
+  const today = fromDateOnly(todayInSaoPaulo());
+  return problems.check(path, validateBirthDate(value, today)) === undefined ? undefined : fromDateOnly(value);
+}
 
 /** A body part that failed schema validation may be anything; rule checks look only inside objects. */
 export function objectOr<T>(value: unknown): Partial<T> {
@@ -103,19 +163,24 @@ export function coTenantColumns(
 type CreateBody = Schemas['RentalInsuranceCreate'];
 type PatchBody = Schemas['RentalInsurancePatch'];
 
-/** Column values of a create request, problems recorded in `problems`. */
+/** A new guarantee as a create request asks for it: its columns and its co-tenants' (createRentalInsurance). */
 export function createColumns(problems: FieldProblems, body: Partial<CreateBody>) {
   return {
-    tenant: tenantColumns(problems, 'tenant', objectOr<Schemas['TenantCreate']>(body.tenant)),
-    property: propertyColumns(problems, objectOr<Schemas['PropertyCreate']>(body.property)),
-    money: moneyColumns(problems, body),
+    columns: {
+      ...tenantColumns(problems, 'tenant', objectOr<Schemas['TenantCreate']>(body.tenant)),
+      ...propertyColumns(problems, objectOr<Schemas['PropertyCreate']>(body.property)),
+      ...moneyColumns(problems, body),
+      externalId: body.externalId ?? null,
+    },
     coTenants: (Array.isArray(body.coTenants) ? body.coTenants : []).map((coTenant, index) =>
       coTenantColumns(problems, `coTenants[${index}]`, { cpfCnpj: '', ...objectOr<Schemas['CoTenantCreate']>(coTenant) }),
     ),
   };
 }
 
-/** Column values a merge patch asks for (only the fields present). */
+export type NewGuarantee = ReturnType<typeof createColumns>;
+
+/** Column values a merge patch asks for, only the fields present (patchRentalInsurance). */
 export function patchColumns(problems: FieldProblems, patch: Partial<PatchBody>): ColumnValues {
   const requested: ColumnValues = {
     ...(patch.tenant ? tenantColumns(problems, 'tenant', objectOr<Schemas['TenantPatch']>(patch.tenant)) : {}),
@@ -124,4 +189,16 @@ export function patchColumns(problems: FieldProblems, patch: Partial<PatchBody>)
   };
   if (patch.externalId !== undefined) requested['externalId'] = patch.externalId;
   return requested;
+}
+
+/** The new co-tenant's columns (addCoTenant). */
+export function newCoTenantColumns(problems: FieldProblems, body: Partial<Schemas['CoTenantCreate']>): CoTenantColumns & { name: string } {
+  return { ...coTenantColumns(problems, '', { cpfCnpj: '', ...objectOr<Schemas['CoTenantCreate']>(body) }), name: body.name! };
+}
+
+/** The co-tenant the path names and the changed columns a merge patch asks for (patchCoTenant). */
+export function coTenantChanges(problems: FieldProblems, rawCpfCnpj: string, patch: Partial<Schemas['CoTenantPatch']>) {
+  const cpfCnpj = coTenantKey(problems, rawCpfCnpj);
+  const { cpfCnpj: _path, ...changes } = coTenantColumns(problems, '', { ...objectOr<Schemas['CoTenantPatch']>(patch), cpfCnpj: undefined as never });
+  return { cpfCnpj, changes };
 }

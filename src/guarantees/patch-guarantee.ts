@@ -4,30 +4,25 @@
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
 import type { UnitOfWork } from '../database/unit-of-work';
-import type { components } from '../generated/partner-api';
-import { FieldProblems } from './field-problems';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { MONEY_FIELDS, patchColumns } from './guarantee-input';
+import { MONEY_FIELDS, type ColumnValues } from './guarantee-input';
 import type { GuaranteeRow } from './guarantee-mapper';
 import type { Actor } from '../auth/actors';
 import { transition } from './status-machine';
 import type { ContractIssuer } from './documents/contract-issuer';
 
-type Patch = components['schemas']['RentalInsurancePatch'];
-
-/** `current` is the guarantee locked by the write's precondition, its version already checked. */
-/** `contracts` renders the contract a change reissues. */
+/**
+ * `current` is the guarantee locked by the write's precondition, its version already checked;
+ * `requested` the column values the patch asks for (its operation's normalise step, guarantee-input.ts);
+ * `contracts` renders the contract a change reissues.
+ */
 export async function patchGuarantee(
   unit: UnitOfWork,
   actor: Actor,
   current: GuaranteeRow,
-  patch: Patch,
+  requested: ColumnValues,
   contracts?: ContractIssuer,
 ): Promise<ChangeOutcome> {
-  const problems = new FieldProblems();
-  const requested = patchColumns(problems, patch);
-  problems.throwIfAny();
-
   const changed = (Object.keys(requested) as Array<keyof typeof requested>).filter((column) => !sameValue(current, column, requested[column]!));
   const monetary = changed.some((column) => (MONEY_FIELDS as readonly string[]).includes(column));
   const contractual = changed.some((column) => column.startsWith('tenant') || column.startsWith('property') || column.startsWith('address'));

@@ -7,6 +7,7 @@
  * document at start-up, where the contract itself might be the one that changed.
  */
 import type { ListBounds } from '../contract/list-bounds';
+import type { FieldProblems } from '../validation/field-problems';
 import type { ContractOperation, DeclaresIfMatch, OperationInput, OperationResult } from './contract-types';
 import type { PreparedRepresentations } from './representations';
 
@@ -38,9 +39,17 @@ type Handler<Op extends ContractOperation, Work, Extra> = (
   request: RequestFacts,
 ) => Promise<OperationResult<Op>>;
 
+/**
+ * The one step that turns a request's validated input into what the handler works with (column
+ * values: normalised identifiers, phones, dates, exact money), run once by the pipeline after the
+ * contract's validation and before the write's transaction. The problems it records (check digits,
+ * phones...: what JSON Schema cannot see) answer 400 with every problem; the handler and the
+ * precondition receive its result as `normalised`. For a request that failed the schema, the same
+ * step runs on what was sent (only objects are looked into) and its problems join the schema's.
+ */
+type Normalise<Op extends ContractOperation, Normalised> = (input: OperationInput<Op>, problems: FieldProblems) => Normalised;
+
 interface DefinitionBase {
-  /** Rule problems (check digits, phones...) of a body that failed schema validation, reported with the schema's. */
-  ruleProblems?: (body: unknown) => string[];
   /** A request whose cost grows with the data (a name search): it counts more and runs under a concurrency limit (rate-limits.ts). */
   expensive?: (query: Record<string, unknown>) => boolean;
   /** A read the streaming replica may serve when it is current (database/replica-reads.ts). */
@@ -54,34 +63,37 @@ interface DefinitionBase {
  */
 type CheckBefore<Op extends ContractOperation, Work> = (input: OperationInput<Op>, work: Work) => Promise<void>;
 
-export interface PlainDefinition<Op extends ContractOperation, Work> extends DefinitionBase {
+export interface PlainDefinition<Op extends ContractOperation, Work, Normalised> extends DefinitionBase {
+  normalise?: Normalise<Op, Normalised>;
   checkBefore?: CheckBefore<Op, Work>;
-  handler: Handler<Op, Work, unknown>;
+  handler: Handler<Op, Work, { normalised: Normalised }>;
 }
 
-export interface PreconditionDefinition<Op extends ContractOperation, Work, Current extends Versioned> extends DefinitionBase {
+export interface PreconditionDefinition<Op extends ContractOperation, Work, Current extends Versioned, Normalised> extends DefinitionBase {
+  normalise?: Normalise<Op, Normalised>;
   /**
    * Finds the resource whose version `If-Match` names (inside the write's transaction, locked), or
    * throws 404. The pipeline compares its version with If-Match (412) before the handler runs, and
    * the handler receives it as `current`.
    */
-  precondition: (input: OperationInput<Op>, work: Work) => Promise<Current>;
+  precondition: (input: OperationInput<Op> & { normalised: Normalised }, work: Work) => Promise<Current>;
   checkBefore?: CheckBefore<Op, Work>;
-  handler: Handler<Op, Work, { current: Current }>;
+  handler: Handler<Op, Work, { current: Current; normalised: Normalised }>;
 }
 
-/** A validated request, its types erased (the pipeline's side of OperationInput). */
+/** A validated request, its types erased (the pipeline's side of OperationInput), and what its normalise step made of it. */
 export interface DeclaredInput {
   params: unknown;
   query: unknown;
   body: unknown;
+  normalised?: unknown;
 }
 
 /** What the pipeline keeps of a declaration (types erased). */
 export interface DeclaredOperation<Work> {
   operationId: string;
   isPublic: boolean;
-  ruleProblems?: (body: unknown) => string[];
+  normalise?: (input: DeclaredInput, problems: FieldProblems) => unknown;
   expensive?: (query: Record<string, unknown>) => boolean;
   replicaRead?: boolean;
   precondition?: (input: DeclaredInput, work: Work) => Promise<Versioned>;
@@ -98,13 +110,13 @@ type Contract<Ops, Id extends keyof Ops> = Ops[Id] extends ContractOperation ? O
 
 export interface OperationRegistry<Ops, Work> {
   /** An operation whose contract declares If-Match: the precondition is required. */
-  defineOperation<Id extends OperationIds<Ops, true>, Current extends Versioned>(
+  defineOperation<Id extends OperationIds<Ops, true>, Current extends Versioned, Normalised = undefined>(
     operationId: Id,
-    definition: PreconditionDefinition<Contract<Ops, Id>, Work, Current>,
+    definition: PreconditionDefinition<Contract<Ops, Id>, Work, Current, Normalised>,
   ): DeclaredOperation<Work>;
-  defineOperation<Id extends OperationIds<Ops, false>>(
+  defineOperation<Id extends OperationIds<Ops, false>, Normalised = undefined>(
     operationId: Id,
-    definition: PlainDefinition<Contract<Ops, Id>, Work>,
+    definition: PlainDefinition<Contract<Ops, Id>, Work, Normalised>,
   ): DeclaredOperation<Work>;
   /** An operation the contract declares without security (`security: []`): no principal, no work. */
   definePublicOperation<Id extends OperationIds<Ops, false>>(

@@ -34,7 +34,7 @@ import { DocumentRouter } from './document-router';
 import { errorResult } from './error-response';
 import type { HttpResult } from './http-result';
 import type { IdempotencyOptions } from './idempotent-write';
-import type { DeclaredOperation, RequestFacts } from './operation-registry';
+import type { DeclaredInput, DeclaredOperation, RequestFacts } from './operation-registry';
 import { planOf } from './operation-plan';
 import { checkRegistry } from './registry-check';
 import { declaredMediaTypes, declaredQuery, parseBody, type RawQuery } from './request-parsing';
@@ -49,7 +49,7 @@ import { recordAnswered, type RequestLogSink } from './request-log-line';
 import type { RateLimits, RateLimitState } from './rate-limits';
 import { runOperation } from './run-operation';
 import { sendResult } from './send-result';
-import { ruleProblemsBeside, validationError } from './validation-errors';
+import { normalised, problemsBeside, validationError } from './validation-errors';
 
 export interface ApiDefinition<Work> {
   /** For start-up messages, e.g. openapi/partner.yaml. */
@@ -220,31 +220,30 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const multipart = isMultipart(req);
     const uploaded = multipart ? await readUploads(operationId, principal, exchange) : undefined;
     const declared = declarations.get(operationId);
-    const { query, body, validated } = inSpan('pipeline.validate', () => {
+    const { query, input } = inSpan('pipeline.validate', () => {
       const query = declaredQuery(plan.query, rawQuery);
       const { body, validationView } = uploaded ?? plainBody(operationId, req);
-      // Every problem is reported together: rule checks (check digits, phones...) run on the parts of
-      // the body that are well-formed, next to the schema's findings.
       const validated = validateRequest(validatorsOf(operationId, multipart), { params, query, headers, body: validationView });
-      if (validated.errors.length > 0) {
-        const rules = declared?.ruleProblems;
-        throw validationError(validated.errors, rules ? ruleProblemsBeside(validated.errors, rules(body)) : []);
-      }
-      return { query, body, validated };
+      const input: DeclaredInput = { params: canonicalParams(params, validated.params), query: validated.query, body };
+      // Every problem is reported together: the operation's normalise step (check digits, phones...)
+      // runs on the parts of the body that are well-formed, next to the schema's findings.
+      if (validated.errors.length > 0) throw validationError(validated.errors, declared ? problemsBeside(declared, input, validated.errors) : []);
+      if (declared?.normalise) input.normalised = normalised(declared.normalise, input);
+      return { query, input };
     });
     if (!declared) throw new ApiError(501, 'not_implemented', `Operation ${operationId} is not implemented.`);
     // Room for the answer's worst case, given back once it is written (or its connection closed);
     // a caller's agency holds at most its share. Public operations answer small, fixed bodies.
     const cost = costs.get(operationId);
     if (cost && principal && options.answerBudget) {
-      const admitted = options.answerBudget.admit(principal.companyId, cost(validated.query), req.res);
+      const admitted = options.answerBudget.admit(principal.companyId, cost(input.query as Record<string, unknown>), req.res);
       onFinished(req.res!, typeof admitted === 'function' ? admitted : await admitted);
     }
     return runOperation(
       {
         declared,
         plan,
-        input: { params: canonicalParams(params, validated.params), query: validated.query, body },
+        input,
         facts: factsOf(req, query, options, lists.get(operationId)),
         method,
         headers,

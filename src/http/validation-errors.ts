@@ -2,7 +2,9 @@
 import type { ErrorObject } from 'ajv';
 import { ApiError, BadRequest, pathResourceNotFound, PreconditionRequired, ValidationFailed } from '../errors';
 import { cutText, FIELD_NAME_CHARS } from '../validation/bounded-text';
+import { FieldProblems } from '../validation/field-problems';
 import { invalidKey } from './idempotency';
+import type { DeclaredInput, DeclaredOperation } from './operation-registry';
 
 const LOCATION_NAMES: Record<string, string> = { requestBody: '', query: 'query', path: 'path', header: 'header' };
 
@@ -86,8 +88,28 @@ export function validationError(errors: ErrorObject[], ruleProblems: string[]): 
   return new ValidationFailed([...new Set([...describeValidationErrors(errors), ...ruleProblems])]);
 }
 
-/** Rule problems for the fields the schema did not already report. */
-export function ruleProblemsBeside(errors: ErrorObject[], problems: string[]): string[] {
+/** What the operation's normalise step makes of a validated request; 400 with every problem it finds. */
+export function normalised(normalise: NonNullable<DeclaredOperation<unknown>['normalise']>, input: DeclaredInput): unknown {
+  const problems = new FieldProblems();
+  const result = normalise(input, problems);
+  problems.throwIfAny();
+  return result;
+}
+
+/**
+ * The problems the operation's normalise step finds in a request that failed the schema, for the
+ * fields the schema did not already report: the same step, run on what was sent (a body that is not
+ * an object is looked at as an empty one).
+ */
+export function problemsBeside<Work>(declared: DeclaredOperation<Work>, input: DeclaredInput, errors: ErrorObject[]): string[] {
+  if (!declared.normalise) return [];
+  const problems = new FieldProblems();
+  const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? input.body : {};
+  try {
+    declared.normalise({ ...input, body }, problems);
+  } catch {
+    // A request the schema refused may hold anything: what the step trips over is the schema's finding.
+  }
   const schemaPaths = new Set(describeValidationErrors(errors).map((detail) => detail.split(':')[0]));
-  return problems.filter((detail) => !schemaPaths.has(detail.split(':')[0]));
+  return problems.list().filter((detail) => !schemaPaths.has(detail.split(':')[0]));
 }

@@ -2,7 +2,7 @@
 import { halPage, pageRequest } from '../http/paging';
 import { toDocument } from '../guarantees/documents/document-mapper';
 import { toHistoryEntry } from '../guarantees/history';
-import { guaranteeId } from '../guarantees/request-values';
+import { guaranteeId } from '../guarantees/guarantee-input';
 import { defineOperation } from './partner-work';
 import { documentId } from '../guarantees/documents/document-id';
 

@@ -2,9 +2,8 @@
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation } from './partner-work';
-import { guaranteeDomainChecks } from '../guarantees/domain-checks';
 import { toRentalInsurance } from '../guarantees/guarantee-mapper';
-import { guaranteeFilters, guaranteeId } from '../guarantees/request-values';
+import { createColumns, guaranteeFilters, guaranteeId, patchColumns } from '../guarantees/guarantee-input';
 
 export const guaranteeOperations = [
   defineOperation('listRentalInsurances', {
@@ -27,18 +26,18 @@ export const guaranteeOperations = [
   }),
 
   defineOperation('createRentalInsurance', {
-    ruleProblems: guaranteeDomainChecks.createRentalInsurance,
-    handler: async ({ body }, work) => {
-      const { row, effects } = await work.guarantees.create(body);
+    normalise: ({ body }, problems) => createColumns(problems, body),
+    handler: async ({ normalised }, work) => {
+      const { row, effects } = await work.guarantees.create(normalised);
       return { status: 201, body: toRentalInsurance(row), version: row.version, effects, location: `/v1/rental-insurances/${row.id}` };
     },
   }),
 
   defineOperation('patchRentalInsurance', {
-    ruleProblems: guaranteeDomainChecks.patchRentalInsurance,
+    normalise: ({ body }, problems) => patchColumns(problems, body),
     precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
-    handler: async ({ body, current }, work) => {
-      const { row, effects } = await work.guarantees.patch(current, body);
+    handler: async ({ normalised, current }, work) => {
+      const { row, effects } = await work.guarantees.patch(current, normalised);
       return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
     },
   }),

@@ -2,11 +2,9 @@
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation, type PartnerWork } from './partner-work';
-import { coTenantChanges, coTenantKey, newCoTenantColumns } from '../guarantees/co-tenant-writes';
-import { guaranteeDomainChecks } from '../guarantees/domain-checks';
+import { coTenantChanges, coTenantKey, guaranteeId, newCoTenantColumns } from '../guarantees/guarantee-input';
 import { toCoTenant, toRentalInsurance } from '../guarantees/guarantee-mapper';
 import { toHistoryEntry } from '../guarantees/history';
-import { guaranteeId } from '../guarantees/request-values';
 
 /** The partner's answer to an approved proposal, on the tenant's behalf. */
 const decision = (kind: 'accept' | 'refuse') => ({
@@ -55,16 +53,11 @@ export const lifecycleOperations = [
   }),
 
   defineOperation('addCoTenant', {
-    ruleProblems: guaranteeDomainChecks.addCoTenant,
-    // The new co-tenant's data is checked (400) before the guarantee is looked up (404), once: the
-    // handler receives the checked columns with the locked guarantee.
-    precondition: async ({ params, body }, work) => {
-      const columns = newCoTenantColumns(body);
-      return { ...(await work.guarantees.lock(guaranteeId(params.id))), columns };
-    },
-    handler: async ({ current }, work) => {
-      const { columns, ...guarantee } = current;
-      const { row, effects } = await work.guarantees.addCoTenant(guarantee, columns);
+    // The new co-tenant's data is checked (400) before the guarantee is looked up (404), once.
+    normalise: ({ body }, problems) => newCoTenantColumns(problems, body),
+    precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
+    handler: async ({ current, normalised }, work) => {
+      const { row, effects } = await work.guarantees.addCoTenant(current, normalised);
       const added = row.coTenants[row.coTenants.length - 1]!;
       return {
         status: 201,
@@ -77,27 +70,19 @@ export const lifecycleOperations = [
   }),
 
   defineOperation('patchCoTenant', {
-    ruleProblems: guaranteeDomainChecks.patchCoTenant,
-    precondition: async ({ params, body }, work) => {
-      const cpfCnpj = coTenantKey(params.cpfCnpj);
-      const changes = coTenantChanges(body, cpfCnpj);
-      return { ...(await work.guarantees.lock(guaranteeId(params.id))), cpfCnpj, changes };
-    },
-    handler: async ({ current }, work) => {
-      const { cpfCnpj, changes, ...guarantee } = current;
-      const { row, effects } = await work.guarantees.patchCoTenant(guarantee, cpfCnpj, changes);
+    normalise: ({ params, body }, problems) => coTenantChanges(problems, params.cpfCnpj, body),
+    precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
+    handler: async ({ current, normalised }, work) => {
+      const { row, effects } = await work.guarantees.patchCoTenant(current, normalised.cpfCnpj, normalised.changes);
       return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
     },
   }),
 
   defineOperation('removeCoTenant', {
-    precondition: async ({ params }, work) => {
-      const cpfCnpj = coTenantKey(params.cpfCnpj);
-      return { ...(await work.guarantees.lock(guaranteeId(params.id))), cpfCnpj };
-    },
-    handler: async ({ current }, work) => {
-      const { cpfCnpj, ...guarantee } = current;
-      const { row, effects } = await work.guarantees.removeCoTenant(guarantee, cpfCnpj);
+    normalise: ({ params }, problems) => coTenantKey(problems, params.cpfCnpj),
+    precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
+    handler: async ({ current, normalised }, work) => {
+      const { row, effects } = await work.guarantees.removeCoTenant(current, normalised);
       return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
     },
   }),

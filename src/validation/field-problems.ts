@@ -3,7 +3,7 @@
  * digits, phone numbers, past dates...), each naming its field, and throws them together.
  */
 import { ValidationFailed } from '../errors';
-import type { ValidationResult } from '../validation';
+import type { ValidationResult } from './result';
 
 export class FieldProblems {
   private readonly problems: string[] = [];

@@ -5,3 +5,4 @@ export { UF_CODES, type Uf, isUf, validateUf } from './uf';
 export { normalisePhone } from './phone';
 export { validateBirthDate } from './birth-date';
 export { MAX_ABS_CENTS, toCents, centsToNumber, centsToDecimalString } from './money';
+export { FieldProblems } from './field-problems';

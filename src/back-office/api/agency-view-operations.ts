@@ -7,7 +7,7 @@
 import { parseDateTime } from '../../validation/time-values';
 import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
 import { toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/request-values';
+import { guaranteeId } from '../../guarantees/guarantee-input';
 import { documentId } from '../../guarantees/documents/document-id';
 import { toDocument } from '../../guarantees/documents/document-mapper';
 import { rentalInsuranceNotFound } from '../../errors';

@@ -5,7 +5,7 @@ import { downloadOf } from '../../guarantees/documents/document-download';
 import { toDocument } from '../../guarantees/documents/document-mapper';
 import { documentPage, findStoredDocument } from '../../guarantees/documents/document-repository';
 import { toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/request-values';
+import { guaranteeId } from '../../guarantees/guarantee-input';
 import { halPage, pageRequest } from '../../http/paging';
 import { documentId } from '../../guarantees/documents/document-id';
 import { lockForReview } from '../../guarantees/review-actions';

@@ -2,7 +2,7 @@
 import type { components } from '../../generated/back-office-api';
 import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
 import { historyPage, toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/request-values';
+import { guaranteeId } from '../../guarantees/guarantee-input';
 import { signaturePage } from '../../guarantees/signatures';
 import { halPage, pageRequest } from '../../http/paging';
 import type { UploadedFile } from '../../http/multipart-body';
