@@ -21,7 +21,7 @@ import { createColumns } from '../src/guarantees/guarantee-input';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';
 import { insertGuarantee } from '../src/guarantees/guarantee-repository';
 import { recordHistory } from '../src/guarantees/history';
-import { CREATION_EFFECTS, INITIAL_STATUS } from '../src/guarantees/status-machine';
+import { CREATION_EFFECTS, INITIAL_STATUS } from '../src/guarantees/transitions/status-machine';
 import { saveRecord } from '../src/http/idempotency-store';
 
 const [port, databaseUrl] = [Number(process.argv[2]), process.argv[3]!];

@@ -27,12 +27,12 @@ const LAYERS = [
     units: ['sandbox/'],
     holds: "the sandbox reviewer's jobs and magic values, time travel, the jobs this environment's scheduler runs",
   },
-  { name: 'scheduler', units: ['scheduler/'], holds: 'the job runner (given its jobs by its starter), time-driven transitions, housekeeping' },
+  { name: 'scheduler', units: ['scheduler/'], holds: 'the job runner (given its jobs by its starter), housekeeping' },
   {
     name: 'features',
     units: ['guarantees/', 'webhooks/', 'request-log/', 'people/'],
     holds:
-      "guarantees (status machine, writes, review actions, history, their documents and the stores of their bytes), webhook endpoints and delivery, the agencies' request log (stored, read, pruned), the console's people (invitations, passkeys and their ceremonies, sign-in limits)",
+      "guarantees (their transitions in one folder: the status machine, the partner's writes, the reviewers' and time's moves; history, their documents and the stores of their bytes), webhook endpoints and delivery, the agencies' request log (stored, read, pruned), the console's people (invitations, passkeys and their ceremonies, sign-in limits)",
   },
   { name: 'ledger', units: ['financial/'], holds: 'ledger, balance, daily summaries, statement entries' },
   { name: 'events', units: ['events/'], holds: 'the transactional outbox (`emitEvent`) and the event feed' },

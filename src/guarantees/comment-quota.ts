@@ -10,7 +10,7 @@
 import type { Queryable } from '../database/prisma-client';
 import { todayInSaoPaulo } from '../database/column-values';
 import { ApiError } from '../errors';
-import type { Status } from './status-machine';
+import type { Status } from './transitions/status-machine';
 
 export interface CommentSlot {
   /** The commented guarantee's status (a comment's entry shows it as both previous and new status). */

@@ -6,7 +6,7 @@
  */
 import type { UnitOfWork } from '../database/unit-of-work';
 import { rentalInsuranceNotFound } from '../errors';
-import { addCoTenant, patchCoTenant, removeCoTenant } from './co-tenant-writes';
+import { addCoTenant, patchCoTenant, removeCoTenant } from './transitions/co-tenant-writes';
 import { createGuarantee } from './create-guarantee';
 import type { ColumnValues, CoTenantColumns, NewGuarantee } from './guarantee-input';
 import { listGuarantees, type GuaranteeFilters } from './guarantee-list';
@@ -16,8 +16,8 @@ import { takeCommentSlot } from './comment-quota';
 import type { Actor } from '../auth/actors';
 import { appendComment } from './history';
 import { companyHistoryPage } from './history-page';
-import { patchGuarantee } from './patch-guarantee';
-import { decideProposal } from './proposal-decisions';
+import { patchGuarantee } from './transitions/patch-guarantee';
+import { decideProposal } from './transitions/proposal-decisions';
 import { signaturePage } from './signatures';
 import type { ContractIssuer } from './documents/contract-issuer';
 

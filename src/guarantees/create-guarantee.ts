@@ -7,7 +7,7 @@ import type { GuaranteeRow } from './guarantee-mapper';
 import { insertGuarantee } from './guarantee-repository';
 import type { Actor } from '../auth/actors';
 import { recordHistory } from './history';
-import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './status-machine';
+import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './transitions/status-machine';
 
 export async function createGuarantee(
   unit: UnitOfWork,

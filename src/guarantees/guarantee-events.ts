@@ -6,7 +6,7 @@
 import type { UnitOfWork } from '../database/unit-of-work';
 import { toRentalInsurance, type GuaranteeRow } from './guarantee-mapper';
 import { listSignatures } from './signatures';
-import type { Effect, SignatureChange, Status } from './status-machine';
+import type { Effect, SignatureChange, Status } from './transitions/status-machine';
 import { emitEvent } from '../events/outbox';
 
 export interface GuaranteeChangeFacts {

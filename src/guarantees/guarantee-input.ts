@@ -12,7 +12,7 @@ import type { components } from '../generated/partner-api';
 import { centsToDecimalString, normaliseCep, normaliseCpfCnpj, normalisePhone, toCents, validateBirthDate, type FieldProblems } from '../validation';
 import type { GuaranteeField } from './guarantee-columns';
 import type { GuaranteeFilters } from './guarantee-list';
-import type { Status } from './status-machine';
+import type { Status } from './transitions/status-machine';
 
 type Schemas = components['schemas'];
 

@@ -20,7 +20,7 @@ import {
   type GuaranteeRecord,
   type GuaranteeValues,
 } from './guarantee-columns';
-import type { Status } from './status-machine';
+import type { Status } from './transitions/status-machine';
 
 export interface LockedGuarantee {
   id: bigint;

@@ -7,7 +7,7 @@
  * statement: a page past the end reads no entry.
  */
 import type { Queryable } from '../database/prisma-client';
-import type { Status } from './status-machine';
+import type { Status } from './transitions/status-machine';
 import type { DocumentRow } from './documents/document-mapper';
 
 export interface HistoryPageEntry {

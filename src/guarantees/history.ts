@@ -5,7 +5,7 @@ import type { AppendedTable, UnitOfWork } from '../database/unit-of-work';
 import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
-import { STATUS_LABELS, type Status } from './status-machine';
+import { STATUS_LABELS, type Status } from './transitions/status-machine';
 import type { Actor } from '../auth/actors';
 import { toDocument, type DocumentRow } from './documents/document-mapper';
 

@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../database/prisma-client';
 import type { components } from '../generated/partner-api';
-import type { SignatureChange } from './status-machine';
+import type { SignatureChange } from './transitions/status-machine';
 
 type SignatureRecord = components['schemas']['Signature'];
 

@@ -10,7 +10,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Config } from '../config';
 import type { ScheduledJob } from '../scheduler/job';
-import { timeDrivenJobs } from '../scheduler/time-driven-jobs';
+import { timeDrivenJobs } from '../guarantees/transitions/time-driven';
 import { sandboxJobs } from './sandbox-jobs';
 
 /** The steps time drives in a guarantee's life: time-driven transitions, then (sandbox only) the sandbox reviewer's. */

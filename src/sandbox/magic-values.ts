@@ -3,7 +3,7 @@
  * of `rentalAmount` choose what happens, and approved proposals get terms from a fixed formula.
  * Pure functions; the jobs in sandbox-jobs.ts apply them.
  */
-import type { ApprovalTerms } from '../guarantees/review-actions';
+import type { ApprovalTerms } from '../guarantees/transitions/review-actions';
 
 /** Cents of `rentalAmount` with a documented meaning in the sandbox. Any other value: approved and signed. */
 export const MAGIC_CENTS = {

@@ -28,7 +28,7 @@ import {
   markEnvelopeReady,
   recordSignature,
   requestInformation,
-} from '../guarantees/review-actions';
+} from '../guarantees/transitions/review-actions';
 import type { ScheduledJob } from '../scheduler/job';
 import { centsPart, MAGIC_CENTS, reviewDecision, sandboxApprovalTerms, tenantRefusesToSign } from './magic-values';
 

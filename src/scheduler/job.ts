@@ -6,7 +6,7 @@
  *
  *   SELECT r.id FROM rental_insurances r WHERE <eligible at now> ORDER BY ... LIMIT 1
  *     FOR UPDATE OF r SKIP LOCKED
- *   -> the change (a review-actions function: status machine, version, history)
+ *   -> the change (src/guarantees/transitions/: status machine, version, history)
  *   -> the history entries and events its unit of work appended, written before COMMIT (database/unit-of-work.ts)
  *   -> COMMIT
  *
@@ -19,31 +19,14 @@ import { Prisma } from '../generated/prisma/client';
 import { databaseFailed } from '../database/outage-log';
 import type { Database } from '../database/prisma-client';
 import { inUnitOfWork, type UnitOfWork } from '../database/unit-of-work';
+import type { ScheduledJob } from '../guarantees/transitions/time-driven';
 import type { Logger } from '../logger';
 import { metrics } from '../observability/metrics';
 import { inSpan } from '../tracing/tracing';
 import { clearFailure, failedBefore, recordFailure, waitingForRetry, type RetryDelays } from './step-failures';
 
-export interface ScheduledJob {
-  /** Stable name, used in logs and in the run summary. */
-  name: string;
-  /** SQL condition on `rental_insurances r` that makes a guarantee eligible at `now`. */
-  eligible(now: Date): Prisma.Sql;
-  /**
-   * SQL expression on `rental_insurances r`: the time from which the guarantee is eligible, NULL
-   * when it is not in a state this job changes; `dueAt <= now` holds exactly when `eligible(now)`
-   * does (`eligible` is kept as its own condition for the indexes). Sandbox time travel applies the
-   * job at this time, and the scheduler reads it on a time-travelled guarantee's own clock.
-   */
-  dueAt: Prisma.Sql;
-  /** Order in which eligible guarantees are taken (oldest first); must end with `r.id`. */
-  order: Prisma.Sql;
-  /**
-   * Applies the change to the claimed guarantee, in the claiming transaction's unit of work (written after it). `at`: when the
-   * change happens, when not now on the guarantee's clock (time travel: the time it was due).
-   */
-  perform(unit: UnitOfWork, id: bigint, now: Date, at?: Date): Promise<void>;
-}
+/** One kind of scheduled transition: which guarantees are due, in what order, and the move (declared with the transitions). */
+export type { ScheduledJob };
 
 export interface JobResult {
   /** Guarantees changed. */

@@ -1,5 +1,5 @@
 /** PATCH /v1/rental-insurances/{id}: versions and Service-Effects in each status, closed statuses, unknown ids. */
-import type { Status } from '../../src/guarantees/status-machine';
+import type { Status } from '../../src/guarantees/transitions/status-machine';
 import { expectErrorBody } from '../support/error-body';
 import { asPartner } from '../support/partner-api';
 import { setStatus } from '../support/stored-state';

@@ -4,7 +4,7 @@
  * transaction, keep their order when a row must be written at once (a staff comment), and a unit
  * that only reads refuses to hold anything.
  */
-import { addStaffComment, staffMember } from '../../src/back-office/api/review-service';
+import { addStaffComment, staffMember } from '../../src/guarantees/transitions/review-service';
 import { inUnitOfWork, UnitOfWork } from '../../src/database/unit-of-work';
 import { emitEvent } from '../../src/events/outbox';
 import { SYSTEM_ACTOR } from '../../src/auth/actors';

@@ -4,7 +4,7 @@ import { backOffice } from '../support/back-office';
 import { nextCpf } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
-import { PARTNER_EVENT_TYPES, transition, type GuaranteeEvent, type Status } from '../../src/guarantees/status-machine';
+import { PARTNER_EVENT_TYPES, transition, type GuaranteeEvent, type Status } from '../../src/guarantees/transitions/status-machine';
 
 const world = useTestApp({}, { agencies: 1 });
 const partner = asPartner(world);

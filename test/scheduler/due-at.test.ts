@@ -7,7 +7,7 @@
  */
 import { Prisma } from '../../src/generated/prisma/client';
 import { sandboxJobs } from '../../src/sandbox/sandbox-jobs';
-import { timeDrivenJobs } from '../../src/scheduler/time-driven-jobs';
+import { timeDrivenJobs } from '../../src/guarantees/transitions/time-driven';
 import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { advance, DAY_MS } from '../sandbox/time-travel-support';

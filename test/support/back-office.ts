@@ -2,7 +2,7 @@
  * Moves guarantees the way the back office does (reviewers, signing, time), through the same
  * domain functions and status machine as the service, for tests of partner behaviour.
  */
-import * as review from '../../src/guarantees/review-actions';
+import * as review from '../../src/guarantees/transitions/review-actions';
 import { inUnitOfWork, type UnitOfWork } from '../../src/database/unit-of-work';
 import type { TestApp } from './test-app';
 

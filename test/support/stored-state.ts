@@ -2,7 +2,7 @@
  * What the database holds, read and set directly: the assertions that a request wrote (or did not
  * write) something, and statuses that only reviewers reach (no partner endpoint sets them).
  */
-import type { Status } from '../../src/guarantees/status-machine';
+import type { Status } from '../../src/guarantees/transitions/status-machine';
 import type { Agency, TestApp } from './test-app';
 
 /** Moves a guarantee to a status directly in the database. */

@@ -4,7 +4,7 @@
  * their events, signed (verified with the standardwebhooks library) and valid against the
  * document's `webhooks` schemas; another agency's receiver gets none of them.
  */
-import * as review from '../../src/guarantees/review-actions';
+import * as review from '../../src/guarantees/transitions/review-actions';
 import { inUnitOfWork } from '../../src/database/unit-of-work';
 import { asPartner } from '../support/partner-api';
 import { backOffice } from '../support/back-office';

@@ -14,7 +14,7 @@ import { operationRegistry } from '../../http/operation-registry';
 import { operatorOf, type Operator } from './operator';
 import { companyGuarantees, type CompanyGuarantees } from '../../guarantees/company-guarantees';
 import { companyWebhooks, type CompanyWebhooks, type WebhookRules } from '../../webhooks/company-webhooks';
-import { staffMember } from './review-service';
+import { staffMember } from '../../guarantees/transitions/review-service';
 import type { DocumentServices } from '../../guarantees/documents/document-services';
 import { companyDocuments, type CompanyDocuments } from '../../guarantees/documents/company-documents';
 

@@ -8,9 +8,9 @@ import { toHistoryEntry } from '../../guarantees/history';
 import { guaranteeId } from '../../guarantees/guarantee-input';
 import { halPage, pageRequest } from '../../http/paging';
 import { documentId } from '../../guarantees/documents/document-id';
-import { lockForReview } from '../../guarantees/review-actions';
+import { lockForReview } from '../../guarantees/transitions/review-actions';
 import { defineOperation, SCOPE } from './back-office-work';
-import { findAnyGuarantee } from './review-service';
+import { findAnyGuarantee } from '../../guarantees/transitions/review-service';
 
 export const staffDocumentOperations = [
   defineOperation('attachStaffDocuments', {

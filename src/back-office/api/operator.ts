@@ -6,7 +6,7 @@
 import { directorActor, staffActor, type AuditActor } from '../../auth/audit-log';
 import { InsufficientScope, type Principal } from '../../auth/principal';
 import type { Actor } from '../../auth/actors';
-import { staffMember } from './review-service';
+import { staffMember } from '../../guarantees/transitions/review-service';
 
 export interface Operator {
   kind: 'staff' | 'director';

@@ -12,7 +12,7 @@ import type { DocumentServices } from '../../guarantees/documents/document-servi
 import { defineOperation, SCOPE, type BackOfficeWork } from './back-office-work';
 import { postLedgerEntry } from './ledger-posting';
 import { toPostedStatementEntry } from './mappers';
-import { lockForReview, type ReviewTarget } from '../../guarantees/review-actions';
+import { lockForReview, type ReviewTarget } from '../../guarantees/transitions/review-actions';
 import {
   addStaffComment,
   applyCheckedReview,
@@ -20,7 +20,7 @@ import {
   findAnyGuarantee,
   type CheckedReview,
   type ReviewOperation,
-} from './review-service';
+} from '../../guarantees/transitions/review-service';
 
 type Schemas = components['schemas'];
 

@@ -10,12 +10,19 @@ import type { StatementType } from '../../generated/prisma/client';
 import { toRentalInsurance, type GuaranteeRow } from '../../guarantees/guarantee-mapper';
 import { listHistory, toHistoryEntry } from '../../guarantees/history';
 import { listSignatures } from '../../guarantees/signatures';
-import type { Effect } from '../../guarantees/status-machine';
+import type { Effect } from '../../guarantees/transitions/status-machine';
 import { serviceEffectsHeader } from '../../http/run-operation';
 import { etagOf } from '../../http/preconditions';
 import { postLedgerEntry } from '../api/ledger-posting';
 import { toPostedStatementEntry } from '../api/mappers';
-import { addStaffComment, applyReviewOperation, findAnyGuarantee, staffMember, type ReviewOperation, type SignerRole } from '../api/review-service';
+import {
+  addStaffComment,
+  applyReviewOperation,
+  findAnyGuarantee,
+  staffMember,
+  type ReviewOperation,
+  type SignerRole,
+} from '../../guarantees/transitions/review-service';
 import { requiredOption, UsageError, type CliCommand, type CommandContext, type CommandResult } from './cli-command';
 
 const ID = { id: { description: 'guarantee id', required: true } };

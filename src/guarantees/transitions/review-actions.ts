@@ -6,17 +6,17 @@
  * (`lockForReview`) in the same transaction, with the unit of work of that transaction, whose
  * appended history entries and events it writes before COMMIT (database/unit-of-work.ts).
  */
-import type { Queryable } from '../database/prisma-client';
-import type { UnitOfWork } from '../database/unit-of-work';
-import { Conflict, NotFound, rentalInsuranceNotFound } from '../errors';
-import { centsToDecimalString } from '../validation';
+import type { Queryable } from '../../database/prisma-client';
+import type { UnitOfWork } from '../../database/unit-of-work';
+import { Conflict, NotFound, rentalInsuranceNotFound } from '../../errors';
+import { centsToDecimalString } from '../../validation';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { lockGuaranteeAnyCompany, type LockedGuarantee } from './guarantee-repository';
-import { SYSTEM_ACTOR, type Actor } from '../auth/actors';
-import { fromDateOnly } from '../database/column-values';
-import { postActivationEntries } from '../financial/activation-entries';
-import { changeTime } from './guarantee-clock';
-import type { SentDocuments } from './documents/attach-documents';
+import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantee-repository';
+import { SYSTEM_ACTOR, type Actor } from '../../auth/actors';
+import { fromDateOnly } from '../../database/column-values';
+import { postActivationEntries } from '../../financial/activation-entries';
+import { changeTime } from '../guarantee-clock';
+import type { SentDocuments } from '../documents/attach-documents';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;

@@ -3,8 +3,8 @@
  * service itself, asks it which status follows, which effects to report and what happens to the
  * signature records. Anything it does not allow is `409 invalid_state`.
  */
-import { Conflict } from '../errors';
-import type { RentalInsuranceStatus } from '../generated/prisma/enums';
+import { Conflict } from '../../errors';
+import type { RentalInsuranceStatus } from '../../generated/prisma/enums';
 
 export type Status = RentalInsuranceStatus;
 export type Effect = 'review_started' | 'signature_requested' | 'contract_invalidated' | 'contract_reissued';

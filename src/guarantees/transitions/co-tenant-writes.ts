@@ -4,16 +4,16 @@
  * information, or 409 on a closed guarantee). Each write receives the guarantee locked by its
  * precondition, whose version the pipeline has already compared with If-Match.
  */
-import type { UnitOfWork } from '../database/unit-of-work';
-import { Conflict, NotFound } from '../errors';
-import { assertDistinctPeople } from './create-guarantee';
+import type { UnitOfWork } from '../../database/unit-of-work';
+import { Conflict, NotFound } from '../../errors';
+import { assertDistinctPeople } from '../create-guarantee';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { deleteCoTenant, insertCoTenant, updateCoTenant } from './co-tenant-repository';
-import type { CoTenantColumns } from './guarantee-input';
-import type { GuaranteeRow } from './guarantee-mapper';
-import type { Actor } from '../auth/actors';
+import { deleteCoTenant, insertCoTenant, updateCoTenant } from '../co-tenant-repository';
+import type { CoTenantColumns } from '../guarantee-input';
+import type { GuaranteeRow } from '../guarantee-mapper';
+import type { Actor } from '../../auth/actors';
 import { transition } from './status-machine';
-import type { ContractIssuer } from './documents/contract-issuer';
+import type { ContractIssuer } from '../documents/contract-issuer';
 
 export const MAX_CO_TENANTS = 10;
 const CONTRACTUAL_CHANGE = { type: 'partner_changed_data', monetary: false, contractual: true } as const;

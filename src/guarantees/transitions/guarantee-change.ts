@@ -5,16 +5,16 @@
  * (guarantee-clock.ts): the last two are appended to the unit of work, which writes them with its last statement,
  * in the same transaction (database/unit-of-work.ts).
  */
-import type { UnitOfWork } from '../database/unit-of-work';
-import { changeTime } from './guarantee-clock';
-import { emitGuaranteeEvents, signaturesChanged } from './guarantee-events';
-import type { GuaranteeRow } from './guarantee-mapper';
-import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from './guarantee-repository';
-import type { Actor } from '../auth/actors';
-import { recordHistory, writeHistoryNow, type HistoryKind } from './history';
-import { addDocumentsToEntry, type SentDocuments } from './documents/attach-documents';
-import type { ContractIssuer } from './documents/contract-issuer';
-import { applySignatureChange } from './signatures';
+import type { UnitOfWork } from '../../database/unit-of-work';
+import { changeTime } from '../guarantee-clock';
+import { emitGuaranteeEvents, signaturesChanged } from '../guarantee-events';
+import type { GuaranteeRow } from '../guarantee-mapper';
+import { updateGuarantee, type GuaranteeValues, type LockedGuarantee } from '../guarantee-repository';
+import type { Actor } from '../../auth/actors';
+import { recordHistory, writeHistoryNow, type HistoryKind } from '../history';
+import { addDocumentsToEntry, type SentDocuments } from '../documents/attach-documents';
+import type { ContractIssuer } from '../documents/contract-issuer';
+import { applySignatureChange } from '../signatures';
 import { transition, type Effect, type GuaranteeEvent } from './status-machine';
 
 export interface ChangeOutcome {

@@ -8,14 +8,14 @@ import type { Queryable } from '../../database/prisma-client';
 import type { UnitOfWork } from '../../database/unit-of-work';
 import { rentalInsuranceNotFound, ValidationFailed } from '../../errors';
 import { isDateOnly } from '../../financial/date-range';
-import type { ChangeOutcome } from '../../guarantees/guarantee-change';
-import type { GuaranteeRow } from '../../guarantees/guarantee-mapper';
+import type { ChangeOutcome } from './guarantee-change';
+import type { GuaranteeRow } from '../guarantee-mapper';
 import type { Actor } from '../../auth/actors';
-import { appendComment } from '../../guarantees/history';
-import { changeTime } from '../../guarantees/guarantee-clock';
+import { appendComment } from '../history';
+import { changeTime } from '../guarantee-clock';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
-import * as review from '../../guarantees/review-actions';
-import type { SentDocuments } from '../../guarantees/documents/attach-documents';
+import * as review from './review-actions';
+import type { SentDocuments } from '../documents/attach-documents';
 
 /** A staff member as the creator of history entries (`serviceAccount: false`). */
 export const staffMember = (name: string): Actor => ({ name, serviceAccount: false });

@@ -3,14 +3,36 @@
  *   approved   -> expired     when approvedAt + PROPOSAL_VALIDITY_DAYS has passed
  *   active     -> terminated  when terminationDate (a calendar day in America/Sao_Paulo) has come
  *   terminated -> archived    when terminatedAt + ARCHIVE_AFTER_DAYS has passed
- * Each calls the back office's review action, so the status machine, the version and the history
- * entry (creator `system`) are the same as when staff move the guarantee.
+ * Each calls the reviewers' action (review-actions.ts), so the status machine, the version and the
+ * history entry (creator `system`) are the same as when staff move the guarantee. The scheduler
+ * (src/scheduler/) runs them, as it is handed them by its starter (src/sandbox/lifecycle-jobs.ts).
  */
-import { Prisma } from '../generated/prisma/client';
-import type { Config } from '../config';
-import { todayInSaoPaulo } from '../database/column-values';
-import { archive, expireProposal, lockForReview, terminate } from '../guarantees/review-actions';
-import type { ScheduledJob } from './job';
+import { Prisma } from '../../generated/prisma/client';
+import type { Config } from '../../config';
+import { todayInSaoPaulo } from '../../database/column-values';
+import { archive, expireProposal, lockForReview, terminate } from './review-actions';
+import type { UnitOfWork } from '../../database/unit-of-work';
+
+export interface ScheduledJob {
+  /** Stable name, used in logs and in the run summary. */
+  name: string;
+  /** SQL condition on `rental_insurances r` that makes a guarantee eligible at `now`. */
+  eligible(now: Date): Prisma.Sql;
+  /**
+   * SQL expression on `rental_insurances r`: the time from which the guarantee is eligible, NULL
+   * when it is not in a state this job changes; `dueAt <= now` holds exactly when `eligible(now)`
+   * does (`eligible` is kept as its own condition for the indexes). Sandbox time travel applies the
+   * job at this time, and the scheduler reads it on a time-travelled guarantee's own clock.
+   */
+  dueAt: Prisma.Sql;
+  /** Order in which eligible guarantees are taken (oldest first); must end with `r.id`. */
+  order: Prisma.Sql;
+  /**
+   * Applies the change to the claimed guarantee, in the claiming transaction's unit of work (written after it). `at`: when the
+   * change happens, when not now on the guarantee's clock (time travel: the time it was due).
+   */
+  perform(unit: UnitOfWork, id: bigint, now: Date, at?: Date): Promise<void>;
+}
 
 const DAY_MS = 86_400_000;
 

@@ -3,13 +3,13 @@
  * change, `null` clears an optional field. What the change does to the review and the contract is
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
-import type { UnitOfWork } from '../database/unit-of-work';
+import type { UnitOfWork } from '../../database/unit-of-work';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { MONEY_FIELDS, type ColumnValues } from './guarantee-input';
-import type { GuaranteeRow } from './guarantee-mapper';
-import type { Actor } from '../auth/actors';
+import { MONEY_FIELDS, type ColumnValues } from '../guarantee-input';
+import type { GuaranteeRow } from '../guarantee-mapper';
+import type { Actor } from '../../auth/actors';
 import { transition } from './status-machine';
-import type { ContractIssuer } from './documents/contract-issuer';
+import type { ContractIssuer } from '../documents/contract-issuer';
 
 /**
  * `current` is the guarantee locked by the write's precondition, its version already checked;

@@ -1,10 +1,10 @@
 /** The partner's answer to an approved proposal, on the tenant's behalf: accept or refuse. */
-import type { UnitOfWork } from '../database/unit-of-work';
-import { rentalInsuranceNotFound } from '../errors';
+import type { UnitOfWork } from '../../database/unit-of-work';
+import { rentalInsuranceNotFound } from '../../errors';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { lockGuarantee } from './guarantee-repository';
-import type { Actor } from '../auth/actors';
-import type { ContractIssuer } from './documents/contract-issuer';
+import { lockGuarantee } from '../guarantee-repository';
+import type { Actor } from '../../auth/actors';
+import type { ContractIssuer } from '../documents/contract-issuer';
 
 export async function decideProposal(
   unit: UnitOfWork,
