@@ -12,7 +12,7 @@ import express from 'express';
 import pg from 'pg';
 import { Prisma } from '../src/generated/prisma/client';
 import { createDatabaseClient } from '../src/database/prisma-client';
-import { CO_TENANTS_OF_R, ROW_FIELDS, toGuaranteeRow, type GuaranteeRecord } from '../src/guarantees/guarantee-columns';
+import { CO_TENANTS_OF_R, ROW_FIELDS, toGuaranteeRow, type GuaranteeRecord } from '../src/guarantees/guarantee-repository';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';
 import { TOKEN_CHECK } from './floor-token-check';
 

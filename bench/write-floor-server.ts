@@ -15,7 +15,7 @@ import express from 'express';
 import { createDatabaseClient } from '../src/database/prisma-client';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { Prisma } from '../src/generated/prisma/client';
-import { emitGuaranteeEvents } from '../src/guarantees/guarantee-events';
+import { emitGuaranteeEvents } from '../src/guarantees/transitions/guarantee-change';
 import { FieldProblems } from '../src/validation/field-problems';
 import { createColumns } from '../src/guarantees/guarantee-input';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';

@@ -24,7 +24,10 @@ import ts from 'typescript';
 const root = path.resolve(new URL('../..', import.meta.url).pathname);
 const configFile = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
 const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
-const program = ts.createProgram(parsed.fileNames.filter((file) => file.includes('/src/')), parsed.options);
+const program = ts.createProgram(
+  parsed.fileNames.filter((file) => file.includes('/src/')),
+  parsed.options,
+);
 const checker = program.getTypeChecker();
 
 const isOurs = (file) => file.startsWith(path.join(root, 'src/')) && !file.includes('/src/generated/') && !file.endsWith('.d.ts');
@@ -70,7 +73,13 @@ function entryNodes(definition) {
 
 const isTypePosition = (node) => {
   for (let up = node.parent; up; up = up.parent) {
-    if (ts.isTypeNode(up) || ts.isImportDeclaration(up) || ts.isExportDeclaration(up) || ts.isInterfaceDeclaration(up) || ts.isTypeAliasDeclaration(up)) {
+    if (
+      ts.isTypeNode(up) ||
+      ts.isImportDeclaration(up) ||
+      ts.isExportDeclaration(up) ||
+      ts.isInterfaceDeclaration(up) ||
+      ts.isTypeAliasDeclaration(up)
+    ) {
       return true;
     }
     if (ts.isExpression(up) || ts.isStatement(up)) return false;
@@ -92,7 +101,11 @@ function targetsOf(node) {
         if (declaration.body || ts.isArrowFunction(declaration)) add(declaration);
         else if (isOurs(declaration.getSourceFile().fileName)) {
           const member = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(child.expression) ? child.expression.name : child.expression);
-          handedIn.push({ member, call: `${relative(child.getSourceFile().fileName)}: ${child.expression.getText()}`, from: child.getSourceFile().fileName });
+          handedIn.push({
+            member,
+            call: `${relative(child.getSourceFile().fileName)}: ${child.expression.getText()}`,
+            from: child.getSourceFile().fileName,
+          });
         }
       }
     } else if (ts.isIdentifier(child) && !isTypePosition(child)) {
@@ -100,9 +113,15 @@ function targetsOf(node) {
       if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
       for (const declaration of symbol?.declarations ?? []) {
         // A constant or function named as a value (passed on, or read): its definition is read too.
-        const topLevel = declaration.parent && (ts.isSourceFile(declaration.parent) || ts.isSourceFile(declaration.parent.parent?.parent ?? declaration));
+        const topLevel =
+          declaration.parent && (ts.isSourceFile(declaration.parent) || ts.isSourceFile(declaration.parent.parent?.parent ?? declaration));
         if (ts.isFunctionDeclaration(declaration) && topLevel) add(declaration);
-        if (ts.isVariableDeclaration(declaration) && declaration.initializer && ts.isVariableStatement(declaration.parent.parent) && ts.isSourceFile(declaration.parent.parent.parent)) {
+        if (
+          ts.isVariableDeclaration(declaration) &&
+          declaration.initializer &&
+          ts.isVariableStatement(declaration.parent.parent) &&
+          ts.isSourceFile(declaration.parent.parent.parent)
+        ) {
           add(declaration);
         }
         if (ts.isClassDeclaration(declaration) && ts.isNewExpression(child.parent)) add(declaration.members.find(ts.isConstructorDeclaration));
@@ -253,7 +272,9 @@ for (const argument of process.argv.slice(2)) {
   }
   const { files, circles, unresolved: handedOver } = follow(argument);
   const total = files.reduce((sum, file) => sum + lines(file), 0);
-  console.log(`${argument}: ${files.length} files, ${total} lines${circles.length ? `; goes back: ${circles.map((c) => c.join(' <-> ')).join('; ')}` : '; never goes back'}`);
+  console.log(
+    `${argument}: ${files.length} files, ${total} lines${circles.length ? `; goes back: ${circles.map((c) => c.join(' <-> ')).join('; ')}` : '; never goes back'}`,
+  );
   files.forEach((file, position) => console.log(`  ${String(position + 1).padStart(2)}. ${relative(file)} (${lines(file)})`));
   for (const call of handedOver) console.log(`     called through a value handed in (not followed): ${call}`);
   if (limit !== undefined && (files.length > limit || circles.length > 0)) {

@@ -1,6 +1,6 @@
 /** Co-tenant rows. The guarantee they belong to is locked (and its company checked) by the caller. */
 import type { Queryable } from '../database/prisma-client';
-import type { CoTenantColumns } from './guarantee-input';
+import type { CoTenantColumns } from './guarantee-repository';
 
 export async function insertCoTenant(db: Queryable, rentalInsuranceId: bigint, coTenant: CoTenantColumns & { name: string }): Promise<void> {
   await db.coTenant.create({

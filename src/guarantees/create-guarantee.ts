@@ -1,20 +1,19 @@
 /** A partner creates a guarantee: it always starts under review (creation never decides the review). */
 import type { UnitOfWork } from '../database/unit-of-work';
 import { Conflict } from '../errors';
-import { emitGuaranteeEvents } from './guarantee-events';
-import type { CoTenantColumns, NewGuarantee } from './guarantee-input';
-import type { GuaranteeRow } from './guarantee-mapper';
-import { insertGuarantee } from './guarantee-repository';
+import { emitGuaranteeEvents, type ChangeOutcome } from './transitions/guarantee-change';
+import type { NewGuarantee } from './guarantee-input';
+import { insertGuarantee, type CoTenantColumns } from './guarantee-repository';
 import type { Actor } from '../auth/actors';
 import { recordHistory } from './history';
-import { CREATION_EFFECTS, INITIAL_STATUS, type Effect } from './transitions/status-machine';
+import { CREATION_EFFECTS, INITIAL_STATUS } from './transitions/status-machine';
 
 export async function createGuarantee(
   unit: UnitOfWork,
   companyId: string,
   actor: Actor,
   { columns, coTenants }: NewGuarantee,
-): Promise<{ row: GuaranteeRow; effects: Effect[] }> {
+): Promise<ChangeOutcome> {
   assertDistinctPeople(columns['tenantCpfCnpj'] as string, coTenants);
 
   const row = await insertGuarantee(
@@ -37,7 +36,7 @@ export async function createGuarantee(
     previousStatus: null,
     status: INITIAL_STATUS,
   });
-  await emitGuaranteeEvents(unit, {
+  const rentalInsurance = await emitGuaranteeEvents(unit, {
     row,
     previousStatus: null,
     status: INITIAL_STATUS,
@@ -45,7 +44,7 @@ export async function createGuarantee(
     signaturesChanged: false,
     comment: 'Rental insurance created; review started.',
   });
-  return { row, effects: CREATION_EFFECTS };
+  return { row, effects: CREATION_EFFECTS, rentalInsurance };
 }
 
 /** No co-tenant may repeat the tenant's or another co-tenant's CPF/CNPJ. */

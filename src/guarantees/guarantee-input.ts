@@ -7,10 +7,9 @@
  * FieldProblems, each naming its field.
  */
 import { fromDateOnly, todayInSaoPaulo } from '../database/column-values';
-import { rentalInsuranceNotFound } from '../errors';
 import type { components } from '../generated/partner-api';
 import { centsToDecimalString, normaliseCep, normaliseCpfCnpj, normalisePhone, toCents, validateBirthDate, type FieldProblems } from '../validation';
-import type { GuaranteeField } from './guarantee-columns';
+import type { CoTenantColumns, GuaranteeField } from './guarantee-repository';
 import type { GuaranteeFilters } from './guarantee-list';
 import type { Status } from './transitions/status-machine';
 
@@ -24,12 +23,6 @@ export type ColumnValues = Partial<Record<Exclude<GuaranteeField, 'id'>, string 
 
 /** `prefix.field`, or `field` at the top of the body. */
 export const fieldPath = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
-
-/** The path id as the database's int8; the pipeline has checked it is a positive integer in canonical form. */
-export function guaranteeId(id: number): bigint {
-  if (!Number.isSafeInteger(id) || id < 1) throw rentalInsuranceNotFound();
-  return BigInt(id);
-}
 
 /** The list filters of a validated query: the CPF/CNPJ and the name in the forms they are stored and searched in. */
 export function guaranteeFilters(query: {
@@ -135,14 +128,6 @@ export function moneyColumns(problems: FieldProblems, body: Partial<Record<Money
     if (value !== undefined) columns[field] = value;
   }
   return columns;
-}
-
-export interface CoTenantColumns {
-  cpfCnpj: string;
-  name?: string;
-  email?: string | null;
-  birthDate?: Date | null;
-  phoneNumber?: string | null;
 }
 
 export function coTenantColumns(

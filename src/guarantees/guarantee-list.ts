@@ -6,7 +6,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
 import type { GuaranteeRow } from './guarantee-mapper';
-import { ROW_FIELDS, CO_TENANTS_OF_R, toGuaranteeRow, type GuaranteeRecord } from './guarantee-columns';
+import { ROW_FIELDS, CO_TENANTS_OF_R, toGuaranteeRow, type GuaranteeRecord } from './guarantee-repository';
 import type { Status } from './transitions/status-machine';
 
 export interface GuaranteeFilters {

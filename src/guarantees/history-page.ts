@@ -8,7 +8,7 @@
  */
 import type { Queryable } from '../database/prisma-client';
 import type { Status } from './transitions/status-machine';
-import type { DocumentRow } from './documents/document-mapper';
+import type { DocumentRow } from './guarantee-mapper';
 
 export interface HistoryPageEntry {
   creatorName: string;

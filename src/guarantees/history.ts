@@ -1,13 +1,11 @@
 /** History entries of a guarantee: every creation, change, status move, comment and signature event. */
 import type { Queryable } from '../database/prisma-client';
-import { toTimestamp } from '../database/column-values';
 import type { AppendedTable, UnitOfWork } from '../database/unit-of-work';
 import { Prisma } from '../generated/prisma/client';
-import type { components } from '../generated/partner-api';
 import { emitEvent } from '../events/outbox';
-import { STATUS_LABELS, type Status } from './transitions/status-machine';
+import type { Status } from './transitions/status-machine';
 import type { Actor } from '../auth/actors';
-import { toDocument, type DocumentRow } from './documents/document-mapper';
+import { toHistoryEntry, type ShownHistoryEntry } from './guarantee-mapper';
 
 export type HistoryKind =
   | 'created'
@@ -143,21 +141,3 @@ export async function historyPage(
 }
 
 export type HistoryRow = Awaited<ReturnType<typeof listHistory>>[number];
-
-/** What a history entry shows a partner (its id and guarantee are not shown). */
-export type ShownHistoryEntry = Pick<HistoryRow, 'creatorName' | 'creatorServiceAccount' | 'comment' | 'previousStatus' | 'status' | 'createdAt'> & {
-  documents: DocumentRow[];
-};
-
-const statusObject = (status: Status | null) => ({ code: status, description: status ? STATUS_LABELS[status] : null });
-
-export function toHistoryEntry(row: ShownHistoryEntry): components['schemas']['HistoryEntry'] {
-  return {
-    creator: { name: row.creatorName, serviceAccount: row.creatorServiceAccount },
-    comment: row.comment,
-    previousStatus: statusObject(row.previousStatus),
-    status: statusObject(row.status),
-    documents: row.documents.map(toDocument),
-    createdAt: toTimestamp(row.createdAt),
-  };
-}

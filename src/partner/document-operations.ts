@@ -1,8 +1,6 @@
 /** Documents of a guarantee (issue 35): attach (multipart), list, download. */
 import { halPage, pageRequest } from '../http/paging';
-import { toDocument } from '../guarantees/documents/document-mapper';
-import { toHistoryEntry } from '../guarantees/history';
-import { guaranteeId } from '../guarantees/guarantee-input';
+import { toDocument, toHistoryEntry, guaranteeId } from '../guarantees/guarantee-mapper';
 import { defineOperation } from './partner-work';
 import { documentId } from '../guarantees/documents/document-id';
 

@@ -2,8 +2,8 @@
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation } from './partner-work';
-import { toRentalInsurance } from '../guarantees/guarantee-mapper';
-import { createColumns, guaranteeFilters, guaranteeId, patchColumns } from '../guarantees/guarantee-input';
+import { toRentalInsurance, guaranteeId } from '../guarantees/guarantee-mapper';
+import { createColumns, guaranteeFilters, patchColumns } from '../guarantees/guarantee-input';
 
 export const guaranteeOperations = [
   defineOperation('listRentalInsurances', {
@@ -28,8 +28,8 @@ export const guaranteeOperations = [
   defineOperation('createRentalInsurance', {
     normalise: ({ body }, problems) => createColumns(problems, body),
     handler: async ({ normalised }, work) => {
-      const { row, effects } = await work.guarantees.create(normalised);
-      return { status: 201, body: toRentalInsurance(row), version: row.version, effects, location: `/v1/rental-insurances/${row.id}` };
+      const { row, effects, rentalInsurance } = await work.guarantees.create(normalised);
+      return { status: 201, body: rentalInsurance, version: row.version, effects, location: `/v1/rental-insurances/${row.id}` };
     },
   }),
 
@@ -37,8 +37,8 @@ export const guaranteeOperations = [
     normalise: ({ body }, problems) => patchColumns(problems, body),
     precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
     handler: async ({ normalised, current }, work) => {
-      const { row, effects } = await work.guarantees.patch(current, normalised);
-      return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
+      const { row, effects, rentalInsurance } = await work.guarantees.patch(current, normalised);
+      return { status: 200, body: rentalInsurance, version: row.version, effects };
     },
   }),
 ];

@@ -2,15 +2,14 @@
 import { rentalInsuranceNotFound } from '../errors';
 import { halPage, pageRequest } from '../http/paging';
 import { defineOperation, type PartnerWork } from './partner-work';
-import { coTenantChanges, coTenantKey, guaranteeId, newCoTenantColumns } from '../guarantees/guarantee-input';
-import { toCoTenant, toRentalInsurance } from '../guarantees/guarantee-mapper';
-import { toHistoryEntry } from '../guarantees/history';
+import { coTenantChanges, coTenantKey, newCoTenantColumns } from '../guarantees/guarantee-input';
+import { guaranteeId, toCoTenant, toHistoryEntry } from '../guarantees/guarantee-mapper';
 
 /** The partner's answer to an approved proposal, on the tenant's behalf. */
 const decision = (kind: 'accept' | 'refuse') => ({
   handler: async ({ params }: { params: { id: number } }, work: PartnerWork) => {
-    const { row, effects } = await work.guarantees.decide(guaranteeId(params.id), kind);
-    return { status: 200 as const, body: toRentalInsurance(row), version: row.version, effects };
+    const { row, effects, rentalInsurance } = await work.guarantees.decide(guaranteeId(params.id), kind);
+    return { status: 200 as const, body: rentalInsurance, version: row.version, effects };
   },
 });
 
@@ -57,11 +56,11 @@ export const lifecycleOperations = [
     normalise: ({ body }, problems) => newCoTenantColumns(problems, body),
     precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
     handler: async ({ current, normalised }, work) => {
-      const { row, effects } = await work.guarantees.addCoTenant(current, normalised);
+      const { row, effects, rentalInsurance } = await work.guarantees.addCoTenant(current, normalised);
       const added = row.coTenants[row.coTenants.length - 1]!;
       return {
         status: 201,
-        body: toRentalInsurance(row),
+        body: rentalInsurance,
         version: row.version,
         effects,
         location: `/v1/rental-insurances/${row.id}/co-tenants/${added.cpfCnpj}`,
@@ -73,8 +72,8 @@ export const lifecycleOperations = [
     normalise: ({ params, body }, problems) => coTenantChanges(problems, params.cpfCnpj, body),
     precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
     handler: async ({ current, normalised }, work) => {
-      const { row, effects } = await work.guarantees.patchCoTenant(current, normalised.cpfCnpj, normalised.changes);
-      return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
+      const { row, effects, rentalInsurance } = await work.guarantees.patchCoTenant(current, normalised.cpfCnpj, normalised.changes);
+      return { status: 200, body: rentalInsurance, version: row.version, effects };
     },
   }),
 
@@ -82,8 +81,8 @@ export const lifecycleOperations = [
     normalise: ({ params }, problems) => coTenantKey(problems, params.cpfCnpj),
     precondition: ({ params }, work) => work.guarantees.lock(guaranteeId(params.id)),
     handler: async ({ current, normalised }, work) => {
-      const { row, effects } = await work.guarantees.removeCoTenant(current, normalised);
-      return { status: 200, body: toRentalInsurance(row), version: row.version, effects };
+      const { row, effects, rentalInsurance } = await work.guarantees.removeCoTenant(current, normalised);
+      return { status: 200, body: rentalInsurance, version: row.version, effects };
     },
   }),
 ];

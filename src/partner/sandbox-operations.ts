@@ -1,7 +1,6 @@
 /** The sandbox-only operations (`x-sandbox-only` in the contract; production does not route them). */
 import { toTimestamp } from '../database/column-values';
-import { toRentalInsurance } from '../guarantees/guarantee-mapper';
-import { guaranteeId } from '../guarantees/guarantee-input';
+import { toRentalInsurance, guaranteeId } from '../guarantees/guarantee-mapper';
 import { defineOperation } from './partner-work';
 
 export const sandboxOperations = [

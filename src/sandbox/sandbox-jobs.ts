@@ -19,7 +19,7 @@ import type { Config } from '../config';
 import type { UnitOfWork } from '../database/unit-of-work';
 import { todayInSaoPaulo } from '../database/column-values';
 import { SANDBOX_REVIEWER } from '../auth/actors';
-import { changeTime } from '../guarantees/guarantee-clock';
+import { changeTime } from '../guarantees/guarantee-repository';
 import {
   approve,
   decline,

@@ -5,11 +5,9 @@
  * (ops:agency:webhooks). The agency is the caller's company; another agency's resource is 404.
  */
 import { parseDateTime } from '../../validation/time-values';
-import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
-import { toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/guarantee-input';
+import { toRentalInsurance, toHistoryEntry, guaranteeId } from '../../guarantees/guarantee-mapper';
 import { documentId } from '../../guarantees/documents/document-id';
-import { toDocument } from '../../guarantees/documents/document-mapper';
+import { toDocument } from '../../guarantees/guarantee-mapper';
 import { rentalInsuranceNotFound } from '../../errors';
 import { halPage, pageLink, pageRequest } from '../../http/paging';
 import { requestLogPage } from '../../request-log/request-log-page';

@@ -2,10 +2,8 @@
 import { attachDocuments } from '../../guarantees/documents/attach-documents';
 import { commentOf, documentNotFound, keptBytesOf } from '../../guarantees/documents/company-documents';
 import { downloadOf } from '../../guarantees/documents/document-download';
-import { toDocument } from '../../guarantees/documents/document-mapper';
+import { toDocument, toHistoryEntry, guaranteeId } from '../../guarantees/guarantee-mapper';
 import { documentPage, findStoredDocument } from '../../guarantees/documents/document-repository';
-import { toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/guarantee-input';
 import { halPage, pageRequest } from '../../http/paging';
 import { documentId } from '../../guarantees/documents/document-id';
 import { lockForReview } from '../../guarantees/transitions/review-actions';

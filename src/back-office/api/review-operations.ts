@@ -1,8 +1,7 @@
 /** The back office's guarantee and ledger operations (openapi/back-office.yaml). */
 import type { components } from '../../generated/back-office-api';
-import { toRentalInsurance } from '../../guarantees/guarantee-mapper';
-import { historyPage, toHistoryEntry } from '../../guarantees/history';
-import { guaranteeId } from '../../guarantees/guarantee-input';
+import { toRentalInsurance, toHistoryEntry, guaranteeId } from '../../guarantees/guarantee-mapper';
+import { historyPage } from '../../guarantees/history';
 import { signaturePage } from '../../guarantees/signatures';
 import { halPage, pageRequest } from '../../http/paging';
 import type { UploadedFile } from '../../http/multipart-body';

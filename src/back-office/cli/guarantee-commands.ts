@@ -7,8 +7,8 @@
 import { staffActor } from '../../auth/audit-log';
 import { inUnitOfWork } from '../../database/unit-of-work';
 import type { StatementType } from '../../generated/prisma/client';
-import { toRentalInsurance, type GuaranteeRow } from '../../guarantees/guarantee-mapper';
-import { listHistory, toHistoryEntry } from '../../guarantees/history';
+import { toRentalInsurance, type GuaranteeRow, toHistoryEntry } from '../../guarantees/guarantee-mapper';
+import { listHistory } from '../../guarantees/history';
 import { listSignatures } from '../../guarantees/signatures';
 import type { Effect } from '../../guarantees/transitions/status-machine';
 import { serviceEffectsHeader } from '../../http/run-operation';

@@ -5,13 +5,13 @@
  * the bytes become the agency's blobs, the rows name the entry, and the event
  * `rental_insurance.documents_attached` carries the entry, in the write's transaction.
  */
+import { toHistoryEntry, type ShownHistoryEntry } from '../guarantee-mapper';
 import type { UnitOfWork } from '../../database/unit-of-work';
 import { Conflict } from '../../errors';
 import { emitEvent } from '../../events/outbox';
-import { changeTime } from '../guarantee-clock';
-import type { LockedGuarantee } from '../guarantee-repository';
+import { changeTime, type LockedGuarantee } from '../guarantee-repository';
 import type { Actor } from '../../auth/actors';
-import { toHistoryEntry, writeHistoryNow, type HistoryRow, type ShownHistoryEntry } from '../history';
+import { writeHistoryNow, type HistoryRow } from '../history';
 import { takeDocumentBytes } from './document-quota';
 import { countDocuments, insertDocuments, keepBlobs, type KeptBytes } from './document-repository';
 

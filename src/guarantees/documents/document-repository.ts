@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../../database/prisma-client';
 import type { Actor } from '../../auth/actors';
-import type { DocumentRow } from './document-mapper';
+import type { DocumentRow } from '../guarantee-mapper';
 
 /** Bytes a write keeps: what they are and where they were staged. */
 export interface KeptBytes {

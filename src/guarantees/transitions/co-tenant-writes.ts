@@ -7,9 +7,9 @@
 import type { UnitOfWork } from '../../database/unit-of-work';
 import { Conflict, NotFound } from '../../errors';
 import { assertDistinctPeople } from '../create-guarantee';
-import { applyChange, type ChangeOutcome } from './guarantee-change';
+import { applyChange, unchanged, type ChangeOutcome } from './guarantee-change';
 import { deleteCoTenant, insertCoTenant, updateCoTenant } from '../co-tenant-repository';
-import type { CoTenantColumns } from '../guarantee-input';
+import type { CoTenantColumns } from '../guarantee-repository';
 import type { GuaranteeRow } from '../guarantee-mapper';
 import type { Actor } from '../../auth/actors';
 import { transition } from './status-machine';
@@ -57,7 +57,7 @@ export async function patchCoTenant(
     const after = requested[field];
     return before instanceof Date && after instanceof Date ? before.getTime() !== after.getTime() : before !== after;
   });
-  if (changed.length === 0) return { row: current, effects: [] };
+  if (changed.length === 0) return unchanged(current);
   await updateCoTenant(unit.db, coTenant.id, Object.fromEntries(changed.map((field) => [field, requested[field]])));
   return applyChange(unit, current, {
     actor,

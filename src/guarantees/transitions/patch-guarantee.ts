@@ -4,7 +4,7 @@
  * the status machine's decision; a patch that changes nothing keeps the version.
  */
 import type { UnitOfWork } from '../../database/unit-of-work';
-import { applyChange, type ChangeOutcome } from './guarantee-change';
+import { applyChange, unchanged, type ChangeOutcome } from './guarantee-change';
 import { MONEY_FIELDS, type ColumnValues } from '../guarantee-input';
 import type { GuaranteeRow } from '../guarantee-mapper';
 import type { Actor } from '../../auth/actors';
@@ -29,7 +29,7 @@ export async function patchGuarantee(
   const event = { type: 'partner_changed_data', monetary, contractual } as const;
   if (changed.length === 0) {
     transition(current.status, event); // a closed guarantee refuses even an empty patch
-    return { row: current, effects: [] };
+    return unchanged(current);
   }
   const data = Object.fromEntries(changed.map((column) => [column, requested[column]]));
   return applyChange(unit, current, {

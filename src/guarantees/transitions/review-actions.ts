@@ -11,12 +11,11 @@ import type { UnitOfWork } from '../../database/unit-of-work';
 import { Conflict, NotFound, rentalInsuranceNotFound } from '../../errors';
 import { centsToDecimalString } from '../../validation';
 import { applyChange, type ChangeOutcome } from './guarantee-change';
-import { lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantee-repository';
+import { changeTime, lockGuaranteeAnyCompany, type LockedGuarantee } from '../guarantee-repository';
 import { SYSTEM_ACTOR, type Actor } from '../../auth/actors';
 import { fromDateOnly } from '../../database/column-values';
 import { postActivationEntries } from '../../financial/activation-entries';
-import { changeTime } from '../guarantee-clock';
-import type { SentDocuments } from '../documents/attach-documents';
+import { addDocumentsToEntry, type SentDocuments } from '../documents/attach-documents';
 
 export interface ApprovalTerms {
   installmentAmountCents: bigint;
@@ -68,6 +67,15 @@ export async function approve(
   });
 }
 
+/** What attaches a reviewer's files to the move's history entry, once written (applyChange). */
+function attaching(guarantee: ReviewTarget, reviewer: Actor, documents: SentDocuments | undefined) {
+  if (!documents) return {};
+  return {
+    attach: (unit: UnitOfWork, entry: Parameters<typeof addDocumentsToEntry>[2]) =>
+      addDocumentsToEntry(unit, guarantee.companyId, entry, reviewer, documents.files, documents.rules),
+  };
+}
+
 /** `documents`: files the decline's history entry carries (they explain it). */
 export async function decline(
   unit: UnitOfWork,
@@ -81,7 +89,7 @@ export async function decline(
     event: { type: 'reviewer_declined' },
     historyKind: 'status_changed',
     note: comment ?? 'Proposal declined.',
-    ...(documents ? { documents } : {}),
+    ...attaching(guarantee, reviewer, documents),
   });
 }
 
@@ -98,7 +106,7 @@ export async function requestInformation(
     event: { type: 'reviewer_requested_information' },
     historyKind: 'status_changed',
     note: comment,
-    ...(documents ? { documents } : {}),
+    ...attaching(guarantee, reviewer, documents),
   });
 }
 

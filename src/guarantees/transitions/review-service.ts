@@ -12,7 +12,7 @@ import type { ChangeOutcome } from './guarantee-change';
 import type { GuaranteeRow } from '../guarantee-mapper';
 import type { Actor } from '../../auth/actors';
 import { appendComment } from '../history';
-import { changeTime } from '../guarantee-clock';
+import { changeTime } from '../guarantee-repository';
 import { centsToDecimalString, MAX_ABS_CENTS, normaliseCpfCnpj, toCents } from '../../validation';
 import * as review from './review-actions';
 import type { SentDocuments } from '../documents/attach-documents';

@@ -37,19 +37,6 @@ export const INITIAL_STATUS: Status = 'under_review';
 export const CREATION_EFFECTS: Effect[] = ['review_started'];
 export const CLOSED_STATUSES: readonly Status[] = ['declined', 'expired', 'declined_by_tenant', 'terminated', 'archived'];
 
-export const STATUS_LABELS: Record<Status, string> = {
-  under_review: 'Under review',
-  information_requested: 'Information requested',
-  approved: 'Approved',
-  declined: 'Declined',
-  expired: 'Expired',
-  accepted: 'Accepted',
-  declined_by_tenant: 'Declined by tenant',
-  active: 'Active',
-  terminated: 'Terminated',
-  archived: 'Archived',
-};
-
 const stay = (status: Status): Transition => ({ to: status, effects: [], signatures: 'keep' });
 const move = (to: Status, effects: Effect[] = [], signatures: SignatureChange = 'keep'): Transition => ({ to, effects, signatures });
 
