@@ -11,7 +11,7 @@ export CHECKPOINT_DISABLE := 1
 # it first on PATH, as npm scripts and npx already do; check-node.mjs refuses an older `node`.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated check-docs check-layers typecheck migrate admin bench bench-explain bench-compare clean
+.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated check-docs check-layers check-writes typecheck migrate admin bench bench-explain bench-compare clean
 .PHONY: bench-growth-seed bench-growth bench-growth-plans
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
@@ -67,7 +67,7 @@ rolling-deploy-test: build ## A rolling deploy: the previous release keeps answe
 	@mkdir -p .data; rm -f .data/jest-results-rolling.json
 	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-rolling.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-rolling.json; exit $$status
 
-check: lint check-generated check-docs check-layers typecheck ## Lint, generated code and docs drift, paths in the docs, layers, type check
+check: lint check-generated check-docs check-layers check-writes typecheck ## Lint, generated code and docs drift, paths in the docs, layers, the files a write reads, type check
 
 PRETTIER_FILES := "src/**/*.ts" "web/**/*.ts" "test/**/*.ts" "scripts/**/*.{ts,mjs,cjs,js}" "bench/**/*.ts" "*.{ts,mjs,cjs,js}" ".dependency-cruiser.cjs"
 
@@ -96,6 +96,9 @@ check-docs: install ## Fail when a generated doc is out of date, or a document n
 check-layers: install ## Fail on an import of src/ against its layers (dependency-cruiser), then the check's self-test
 	node scripts/architecture/check-layers.mjs
 	node scripts/architecture/check-layers.mjs --self-test
+
+check-writes: install ## Fail when following POST .../comments takes more than 10 files, PATCH .../{id} more than 15, or either goes back to a file (docs/architecture.md)
+	node scripts/architecture/follow-write.mjs --check 10 createRentalInsuranceComment --check 15 patchRentalInsurance
 
 typecheck: install ## Strict TypeScript check of src, scripts, test and bench, and of the console's pages (web/console)
 	npx tsc --noEmit -p tsconfig.json

@@ -8,18 +8,24 @@
  *
  * Prints the files in reading order (a file before the files it calls), their lines, and every
  * place where the trip goes back: a file calling into a file that called it (a circle of files, so
- * no reading order reads each once). A call through an interface member with no body (a value
- * handed in) cannot be resolved statically: it is listed as such.
+ * no reading order reads each once). The count is given without the foundation layer (errors,
+ * tracing, pure validation...: leaves named by what they do, scripts/architecture/layers.cjs) and
+ * with it. A call of a member of a value handed in (an interface's) is followed to its
+ * implementation when that is in a file already read (an appended table's SQL, say); otherwise it
+ * cannot be resolved statically and is listed as such.
  *
  *   node scripts/architecture/follow-write.mjs createRentalInsuranceComment patchRentalInsurance
  *   node scripts/architecture/follow-write.mjs --check 10 createRentalInsuranceComment --check 15 patchRentalInsurance
  *
- * With --check N before an operation id, exits 1 when that operation reaches more than N files or
- * goes back to a file.
+ * With --check N before an operation id, exits 1 when that operation reaches more than N files
+ * besides the foundation layer, or goes back to a file.
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import ts from 'typescript';
+
+const { LAYERS } = createRequire(import.meta.url)('./layers.cjs');
 
 const root = path.resolve(new URL('../..', import.meta.url).pathname);
 const configFile = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
@@ -30,6 +36,9 @@ const program = ts.createProgram(
 );
 const checker = program.getTypeChecker();
 
+/** The foundation layer's units (scripts/architecture/layers.cjs): leaves every layer uses, named by what they do. */
+const FOUNDATION = LAYERS.find((layer) => layer.name === 'foundation').units.map((unit) => path.join(root, 'src', unit));
+const isFoundation = (file) => FOUNDATION.some((unit) => (unit.endsWith('/') ? file.startsWith(unit) : file === unit));
 const isOurs = (file) => file.startsWith(path.join(root, 'src/')) && !file.includes('/src/generated/') && !file.endsWith('.d.ts');
 const relative = (file) => path.relative(root, file);
 
@@ -272,13 +281,18 @@ for (const argument of process.argv.slice(2)) {
   }
   const { files, circles, unresolved: handedOver } = follow(argument);
   const total = files.reduce((sum, file) => sum + lines(file), 0);
+  const own = files.filter((file) => !isFoundation(file));
+  const ownLines = own.reduce((sum, file) => sum + lines(file), 0);
   console.log(
-    `${argument}: ${files.length} files, ${total} lines${circles.length ? `; goes back: ${circles.map((c) => c.join(' <-> ')).join('; ')}` : '; never goes back'}`,
+    `${argument}: ${own.length} files, ${ownLines} lines without the foundation layer (${files.length} files, ${total} lines with it)` +
+      (circles.length ? `; goes back: ${circles.map((circle) => circle.join(' <-> ')).join('; ')}` : '; never goes back to a file'),
   );
-  files.forEach((file, position) => console.log(`  ${String(position + 1).padStart(2)}. ${relative(file)} (${lines(file)})`));
+  files.forEach((file, position) =>
+    console.log(`  ${String(position + 1).padStart(2)}. ${relative(file)} (${lines(file)})${isFoundation(file) ? '  [foundation]' : ''}`),
+  );
   for (const call of handedOver) console.log(`     called through a value handed in (not followed): ${call}`);
-  if (limit !== undefined && (files.length > limit || circles.length > 0)) {
-    console.error(`${argument}: more than ${limit} files or a file read twice`);
+  if (limit !== undefined && (own.length > limit || circles.length > 0)) {
+    console.error(`${argument}: more than ${limit} files besides the foundation, or a file read twice`);
     failed = true;
   }
   limit = undefined;

@@ -2,7 +2,7 @@
  * Sandbox time travel (partner document, *Testing in the sandbox*): a partner moves one guarantee's
  * clock forward (`by` a duration or `to` a time), and everything time drives happens to it as it
  * would have. There is no second implementation of those steps: the scheduler's own jobs
- * (src/scheduler/time-driven-jobs.ts, src/sandbox/sandbox-jobs.ts) each say from when a guarantee
+ * (src/guarantees/transitions/time-driven.ts, src/sandbox/sandbox-jobs.ts) each say from when a guarantee
  * is due (`dueAt`), and this applies, in the write's transaction, the earliest due step up to the
  * new time, at the time it was due, until none is left: the same review actions, status machine,
  * history entries, ledger entries and events, each stamped with the time it "happened".

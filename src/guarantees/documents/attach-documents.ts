@@ -1,7 +1,8 @@
 /**
  * Documents join a guarantee's history: files a partner or a reviewer attaches in an entry of
  * their own (`attachDocuments`), files a reviewer sends with an information request or a decline,
- * and the contract a change renders (both through guarantees/guarantee-change.ts). In every case
+ * attached by its review action (transitions/review-actions.ts), and the contract a change renders,
+ * attached by the contract issuer (contract-issuer.ts), both once the change wrote its entry. In every case
  * the bytes become the agency's blobs, the rows name the entry, and the event
  * `rental_insurance.documents_attached` carries the entry, in the write's transaction.
  */
