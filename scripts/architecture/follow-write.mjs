@@ -108,7 +108,7 @@ function targetsOf(node) {
       const declaration = signature?.getDeclaration();
       if (declaration && !ts.isJSDocSignature(declaration)) {
         if (declaration.body || ts.isArrowFunction(declaration)) add(declaration);
-        else if (isOurs(declaration.getSourceFile().fileName)) {
+        else if (isOurs(declaration.getSourceFile().fileName) && declaredByAType(declaration)) {
           const member = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(child.expression) ? child.expression.name : child.expression);
           handedIn.push({
             member,
@@ -143,6 +143,13 @@ function targetsOf(node) {
 }
 
 const unresolved = new Set();
+
+/** A member of a type a value is declared with (handed in), not of an inline type in a cast (`x as { toFixed(): string }`). */
+const declaredByAType = (declaration) => {
+  for (let up = declaration.parent; up && !ts.isSourceFile(up); up = up.parent)
+    if (ts.isAsExpression(up) || ts.isTypeAssertionExpression(up)) return false;
+  return true;
+};
 /** Calls of an interface's member (a value handed in): followed to an implementation in a file already read. */
 let handedIn = [];
 
