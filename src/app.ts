@@ -114,7 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<express.Express> 
     waitMs: config.DATABASE_POOL_WAIT_MS,
   });
   // One set of document stores per process, shared by both APIs (issue 35).
-  const documents = documentServices(deps.db, config);
+  const documents = await documentServices(deps.db, config);
   const mount = async <Work>(basePath: string, api: ApiDefinition<Work>, how: MountOptions = {}) =>
     app.use(
       basePath,

@@ -5,7 +5,7 @@
  * declaration (config-declaration.ts; `make generate` writes the doc, `make check` fails when it is
  * out of date). To add a setting, add one entry to the section it belongs to.
  */
-import Ajv from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import { choice, flag, integer, schemaOf, text, type ConfigOf, type Settings } from './config-declaration';
 
 const basePath = { pattern: '^(/[A-Za-z0-9._~-]+)+$', accepts: 'a path: `/segment[/segment…]`' };
@@ -520,6 +520,9 @@ export class ConfigError extends Error {}
  */
 export type ConfigPurpose = 'service' | 'admin';
 
+/** The settings' validator, compiled at the first loadConfig (an app, a test's second app, the admin tool) and kept. */
+let validateSettings: ValidateFunction | undefined;
+
 /** Reads the known variables from `env`; empty strings count as unset. Throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: ConfigPurpose = 'service'): Config {
   const input: Record<string, string> = {};
@@ -527,8 +530,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, purpose: Config
     const value = env[key];
     if (value !== undefined && value !== '') input[key] = value;
   }
-  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true });
-  const validate = ajv.compile(schema);
+  validateSettings ??= new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile(schema);
+  const validate = validateSettings;
   if (!validate(input)) {
     const problems = (validate.errors ?? []).map((error) => `${error.instancePath.slice(1) || 'config'} ${error.message}`);
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -4,11 +4,16 @@
  * own under .data/tmp/, with the demo credential, on free ports (never the ports of a developer's
  * `make start` or of the jest suite). The Prism journey (scripts/contract/prism-journey.mjs) runs on it too.
  *
+ * Fresh, but not made from nothing each time: initdb and the migrations took more than half of a
+ * sandbox's start, and CI starts about twenty. The first start of a run makes a migrated data
+ * directory (migrated-data-dir.ts) named after the migrations' contents, and every sandbox starts on
+ * a copy of it (`cp -a`, owners kept: PostgreSQL checks them); the service then finds nothing to apply.
+ *
  * The demo credential's secret is read from the service's console and never printed: output()
  * and every error message show it as [redacted].
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -37,6 +42,7 @@ export function freePort() {
 export async function startSandboxService({ name, env = {}, command = [path.join(root, 'node_modules/.bin/tsx'), 'src/main.ts'] }) {
   const dir = path.join(root, '.data', 'tmp', `${name}-${process.pid}-${randomBytes(3).toString('hex')}`);
   fs.mkdirSync(dir, { recursive: true });
+  if (env.EMBEDDED_DB_DIR === undefined) execFileSync('cp', ['-a', await migratedDataDir(), path.join(dir, 'postgres')]);
   const port = await freePort();
   const childEnv = { ...process.env };
   delete childEnv.DATABASE_URL; // always a fresh embedded database of its own
@@ -128,6 +134,38 @@ export async function startSandboxService({ name, env = {}, command = [path.join
     output: () => redact(output),
     stop,
   };
+}
+
+/**
+ * The migrated data directory of this tree's migrations, made once and kept under .data/tmp/ (a
+ * change to a migration names another). Several checks start at once (`make -j3`): each makes its
+ * own under a temporary name and renames it into place; the first rename wins, the others are
+ * dropped, so no sandbox ever copies a half-made one.
+ */
+async function migratedDataDir() {
+  const migrations = path.join(root, 'prisma', 'migrations');
+  const hash = createHash('sha256');
+  for (const entry of fs.readdirSync(migrations, { recursive: true }).map(String).sort()) {
+    const file = path.join(migrations, entry);
+    if (fs.statSync(file).isFile()) hash.update(entry).update(fs.readFileSync(file));
+  }
+  const target = path.join(root, '.data', 'tmp', `sandbox-migrated-${hash.digest('hex').slice(0, 16)}`);
+  if (fs.existsSync(path.join(target, 'PG_VERSION'))) return target;
+  const building = `${target}.building-${process.pid}-${randomBytes(3).toString('hex')}`;
+  fs.mkdirSync(path.dirname(building), { recursive: true });
+  try {
+    execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/support/migrated-data-dir.ts', building, String(await freePort())], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    fs.renameSync(building, target);
+  } catch (error) {
+    fs.rmSync(building, { recursive: true, force: true });
+    // Another check renamed its own into place first: use that one.
+    if (!fs.existsSync(path.join(target, 'PG_VERSION'))) throw error;
+  }
+  return target;
 }
 
 /** Kills every service still running (a crashed check must not leave PostgreSQL behind). */

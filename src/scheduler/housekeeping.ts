@@ -46,10 +46,11 @@ export async function purgeExpired(
 }
 
 export function startHousekeeping(db: Database, config: Config, logger: Logger): { stop(): void } {
-  const stores = documentStores(db, config.DOCUMENT_STORE_URL);
+  const opened = documentStores(db, config.DOCUMENT_STORE_URL);
   const run = () =>
     inRootSpan('housekeeping.run', async () => {
       const purged = await purgeExpired(db, config.IDEMPOTENCY_RETENTION_HOURS);
+      const stores = await opened;
       return {
         ...purged,
         staleUploads: await purgeStaleUploads(db, stores),

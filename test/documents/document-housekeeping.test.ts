@@ -54,13 +54,13 @@ describe('When a guarantee was archived longer ago than the retention', () => {
     const retentionDays = world.config.DOCUMENT_RETENTION_DAYS;
 
     // Archived just now: nothing is due.
-    expect(await purgeArchivedDocuments(world.db, stores(), retentionDays)).toBe(0);
+    expect(await purgeArchivedDocuments(world.db, await stores(), retentionDays)).toBe(0);
     await world.db
       .$executeRaw`UPDATE rental_insurances SET updated_at = now() - make_interval(days => ${retentionDays + 1}) WHERE id = ${BigInt(id)}`;
     const blobsBefore = await world.db.documentBlob.count();
 
-    expect(await purgeArchivedDocuments(world.db, stores(), retentionDays)).toBe(3);
-    expect(await purgeArchivedDocuments(world.db, stores(), retentionDays)).toBe(0);
+    expect(await purgeArchivedDocuments(world.db, await stores(), retentionDays)).toBe(3);
+    expect(await purgeArchivedDocuments(world.db, await stores(), retentionDays)).toBe(0);
 
     const rows = await world.db.document.findMany({ where: { rentalInsuranceId: BigInt(id) } });
     expect(rows).toHaveLength(3);
@@ -119,10 +119,10 @@ describe('When a service process is killed in the middle of an upload', () => {
     await service.kill('SIGKILL');
     sending.destroy();
 
-    expect(await purgeStaleUploads(world.db, stores())).toBe(0);
+    expect(await purgeStaleUploads(world.db, await stores())).toBe(0);
     expect(await world.db.documentUpload.count()).toBe(1);
     const anHourLater = new Date(Date.now() + 61 * 60_000);
-    expect(await purgeStaleUploads(world.db, stores(), anHourLater)).toBe(1);
+    expect(await purgeStaleUploads(world.db, await stores(), anHourLater)).toBe(1);
     expect(await world.db.documentUpload.count()).toBe(0);
     expect({ blobs: await world.db.documentBlob.count(), chunks: await world.db.documentChunk.count() }).toEqual(before);
     const documentId = (await partner.follow(documentsPath(id))).body._embedded.documents[0].id as number;

@@ -2,8 +2,9 @@
  * The contract the signers sign, rendered as a PDF (pdfkit) from the guarantee as it is when the
  * proposal is accepted or the contract reissued: the parties, the property, the amounts and the
  * coverage, the dates, and the guarantee's version (which the document's name repeats).
+ * pdfkit (with its fonts and layout engine, a few megabytes of code) is loaded at the first
+ * contract a process renders, not by every process and test file that never renders one.
  */
-import PDFDocument from 'pdfkit';
 import { decimalToNumber, toDateOnly } from '../../database/column-values';
 import type { GuaranteeRow } from '../guarantee-mapper';
 
@@ -17,7 +18,8 @@ export function contractFileName(row: Pick<GuaranteeRow, 'id' | 'version'>): str
 }
 
 /** The contract of `row` (its version as of this change), issued at `issuedAt`. */
-export function renderContract(row: GuaranteeRow, issuedAt: Date): Promise<Buffer> {
+export async function renderContract(row: GuaranteeRow, issuedAt: Date): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({
     size: 'A4',
     margin: 56,

@@ -14,8 +14,11 @@ export interface DocumentServices {
   staging: UploadStaging;
 }
 
-export function documentServices(db: Database, config: Pick<Config, 'DOCUMENT_STORE_URL' | 'DOCUMENT_BYTES_PER_AGENCY_PER_DAY'>): DocumentServices {
-  const stores = documentStores(db, config.DOCUMENT_STORE_URL);
+export async function documentServices(
+  db: Database,
+  config: Pick<Config, 'DOCUMENT_STORE_URL' | 'DOCUMENT_BYTES_PER_AGENCY_PER_DAY'>,
+): Promise<DocumentServices> {
+  const stores = await documentStores(db, config.DOCUMENT_STORE_URL);
   return {
     stores,
     contracts: contractIssuer(db, stores),

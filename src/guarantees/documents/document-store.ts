@@ -13,7 +13,7 @@ import type { DocumentStore } from './store-interface';
 export type { DocumentStore, StoreName, StoreWriter } from './store-interface';
 
 /** The configured store: an S3-compatible one when DOCUMENT_STORE_URL is set, else PostgreSQL. */
-export function documentStore(db: Database, storeUrl: string | undefined): DocumentStore {
+export async function documentStore(db: Database, storeUrl: string | undefined): Promise<DocumentStore> {
   return storeUrl ? s3Store(storeUrl) : postgresStore(db);
 }
 
@@ -24,8 +24,8 @@ export interface DocumentStores {
   of(name: string): DocumentStore;
 }
 
-export function documentStores(db: Database, storeUrl: string | undefined): DocumentStores {
-  const current = documentStore(db, storeUrl);
+export async function documentStores(db: Database, storeUrl: string | undefined): Promise<DocumentStores> {
+  const current = await documentStore(db, storeUrl);
   const postgres = current.name === 'postgres' ? current : postgresStore(db);
   return {
     current,

@@ -5,11 +5,10 @@
  * Credentials come from the SDK's usual sources (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a
  * profile, an instance role), never from this URL, so that the setting can be shown and logged.
  * Uploads are streamed as multipart uploads of 5 MiB parts (lib-storage), one part in flight.
+ * The SDK (about 20 MB of a process's memory) is loaded only by a process that stores in S3.
  */
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { DocumentStore, StoreWriter } from './store-interface';
 
 export interface S3Location {
@@ -36,8 +35,12 @@ export function parseStoreUrl(url: string): S3Location {
   };
 }
 
-export function s3Store(url: string): DocumentStore {
+export async function s3Store(url: string): Promise<DocumentStore> {
   const location = parseStoreUrl(url);
+  const [{ DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client }, { Upload }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+  ]);
   const client = new S3Client({
     region: location.region,
     forcePathStyle: location.forcePathStyle,
