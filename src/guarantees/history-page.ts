@@ -7,23 +7,12 @@
  * statement: a page past the end reads no entry.
  */
 import type { Queryable } from '../database/prisma-client';
-import type { Status } from './transitions/status-machine';
-import type { DocumentRow } from './guarantee-mapper';
-
-export interface HistoryPageEntry {
-  creatorName: string;
-  creatorServiceAccount: boolean;
-  comment: string | null;
-  previousStatus: Status | null;
-  status: Status;
-  createdAt: Date;
-  documents: DocumentRow[];
-}
+import type { DocumentRow, ShownHistoryEntry } from './guarantee-mapper';
 
 /** A document as json_build_object gives it: its time as text. */
 type DocumentJson = Omit<DocumentRow, 'createdAt'> & { createdAt: string };
 
-type Row = { total: number; id: bigint | null } & { [Field in keyof HistoryPageEntry]: HistoryPageEntry[Field] | null };
+type Row = { total: number; id: bigint | null } & { [Field in keyof ShownHistoryEntry]: ShownHistoryEntry[Field] | null };
 
 /** The page and the number of entries; undefined when the company has no such guarantee. */
 export async function companyHistoryPage(
@@ -31,7 +20,7 @@ export async function companyHistoryPage(
   companyId: string,
   rentalInsuranceId: bigint,
   page: { offset: number; size: number },
-): Promise<{ rows: HistoryPageEntry[]; total: number } | undefined> {
+): Promise<{ rows: ShownHistoryEntry[]; total: number } | undefined> {
   // One row per entry of the page, or a single row without entry (its `id` null) when the page is
   // empty; no row at all when the guarantee is not the company's.
   const rows = await db.$queryRaw<Row[]>`
@@ -50,12 +39,12 @@ export async function companyHistoryPage(
     ) e ON true
     ORDER BY e.id`;
   if (rows.length === 0) return undefined;
-  const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [withDates(entry as HistoryPageEntry)]));
+  const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [withDates(entry as ShownHistoryEntry)]));
   return { rows: entries, total: rows[0]!.total };
 }
 
 /** json_agg gives a document's time as text (RFC 3339 with its offset); the mapper takes a Date. */
-function withDates(entry: HistoryPageEntry): HistoryPageEntry {
+function withDates(entry: ShownHistoryEntry): ShownHistoryEntry {
   const documents = entry.documents as unknown as DocumentJson[];
   return { ...entry, documents: documents.map((document) => ({ ...document, createdAt: new Date(document.createdAt) })) };
 }
