@@ -14,6 +14,7 @@
  * spans (pipeline.authenticate, pipeline.validate, then run-operation.ts's and idempotent-write.ts's)
  * of the request's server span, which is named after the operation's path template.
  */
+import onFinished from 'on-finished';
 import type { ReplicaReads } from '../database/replica-reads';
 import express, { type Request, type Response } from 'express';
 import OpenAPIBackend, { type Document } from 'openapi-backend';
@@ -21,7 +22,6 @@ import { assertConsolePage, type CallerAuthenticator } from '../auth/caller-auth
 import { clientAddress } from '../auth/source-address';
 import { scopeRefusal, type Principal } from '../auth/principal';
 import { answerCostsOf } from '../contract/answer-cost';
-import { afterAnswer } from './after-answer';
 import { listBoundsOf, type ListBounds } from '../contract/list-bounds';
 import type { OpenApiDocument } from '../contract/load-contract';
 import type { Database } from '../database/prisma-client';
@@ -156,8 +156,8 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     if (refusal) throw refusal;
     // Released when the answer is over, or at once when the client already hung up while this
     // request was being admitted (its 'close' came before a listener could: the slot would be kept
-    // for good). afterAnswer covers both.
-    if (expensive && options.rateLimits) afterAnswer(exchange.req.res!, options.rateLimits.admitSearch(principal));
+    // for good). on-finished covers both.
+    if (expensive && options.rateLimits) onFinished(exchange.req.res!, options.rateLimits.admitSearch(principal));
     return principal;
   };
 
@@ -237,7 +237,7 @@ export async function createApiRouter<Work>(options: PipelineOptions<Work>): Pro
     const cost = costs.get(operationId);
     if (cost && principal && options.answerBudget) {
       const admitted = options.answerBudget.admit(principal.companyId, cost(input.query as Record<string, unknown>), req.res);
-      afterAnswer(req.res!, typeof admitted === 'function' ? admitted : await admitted);
+      onFinished(req.res!, typeof admitted === 'function' ? admitted : await admitted);
     }
     return runOperation(
       {
