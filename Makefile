@@ -11,7 +11,7 @@ export CHECKPOINT_DISABLE := 1
 # it first on PATH, as npm scripts and npx already do; check-node.mjs refuses an older `node`.
 export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test check lint lint-code lint-openapi format check-generated check-docs check-layers check-writes typecheck migrate admin bench bench-explain bench-compare clean
+.PHONY: help install generate build start test smoke-node22 topology-test rolling-deploy-test production-tests check lint lint-code lint-openapi format check-generated check-docs check-layers check-writes typecheck migrate admin bench bench-explain bench-compare clean
 .PHONY: bench-growth-seed bench-growth bench-growth-plans
 .PHONY: contract-checks spectral breaking-changes breaking-changes-selftest contract-journey
 .PHONY: integrator-kit reference-page-check client-build client-test example conformance-build conformance-selftest conformance partner-packages generated-client-journey
@@ -66,6 +66,14 @@ topology-test: build ## The production topology test: hosts behind HAProxy, PgBo
 rolling-deploy-test: build ## A rolling deploy: the previous release keeps answering while this one applies its migrations (builds it: seconds on this node_modules)
 	@mkdir -p .data; rm -f .data/jest-results-rolling.json
 	npx jest test/rolling --runInBand --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-rolling.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-rolling.json; exit $$status
+
+# CI runs both at once, in one Jest run of two workers (one global setup): each starts its own
+# PostgreSQL servers, hosts and balancer on free ports and in temporary folders, and most of their
+# time is spent waiting on processes they start, stop and kill.
+production-tests: build ## The topology and rolling-deploy tests side by side (what .ci/run runs)
+	scripts/topology/install-packages.sh
+	@mkdir -p .data; rm -f .data/jest-results-production.json
+	npx jest test/topology test/rolling --maxWorkers=2 --testPathIgnorePatterns '/node_modules/' --json --outputFile=.data/jest-results-production.json; status=$$?; node scripts/test-summary.mjs .data/jest-results-production.json; exit $$status
 
 check: lint check-generated check-docs check-layers check-writes typecheck ## Lint, generated code and docs drift, paths in the docs, layers, the files a write reads, type check
 
