@@ -8,6 +8,7 @@ import { guaranteeBody, newKey } from '../support/factories';
 import { asPartner } from '../support/partner-api';
 import { call, freePort, startService, stopAllServices, type ServiceProcess } from '../support/service-process';
 import { useTestApp } from '../support/test-app';
+import { eventually } from '../support/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -26,6 +27,9 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
     SCHEDULER_INTERVAL_MS: '200',
   });
+  // The first worker answers before the second listens; the primary logs its address once every
+  // worker listens (on a busy machine all 40 calls below went to the first worker otherwise).
+  expect(await eventually(() => service.output().includes('partner API at'), { withinMs: 60_000 })).toBe(true);
 }, 180_000);
 
 describe('When a cluster of two workers serves one credential', () => {
