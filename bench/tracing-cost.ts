@@ -5,7 +5,8 @@
  * collector stand-in in this process that accepts and counts what it is sent. Measured over
  * BENCH_PAIRS interleaved pairs, each service started afresh. Target: on keeps at least 0.9 of off.
  * Off against the main before tracing (target 0.98) is `make bench-compare OLD=<built main>`.
- * `BENCH_TRACING=0` leaves it out; `BENCH_ONLY=tracing` runs only it (with the reference and the floors).
+ * `BENCH_TRACING=0` leaves it out; `BENCH_ONLY=tracing` runs only it (with the reference and the floors);
+ * `BENCH_TRACING_SAMPLING` sets the ratio (0.1 by default).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,8 @@ import { median } from './median';
 
 const PORT = 3798;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
-const SAMPLING = '0.1';
+// BENCH_TRACING_SAMPLING changes the ratio (0: what the SDK and its instrumentations cost when nothing is sampled).
+const SAMPLING = process.env.BENCH_TRACING_SAMPLING ?? '0.1';
 const TARGET = 0.9;
 
 type Setting = 'off' | 'on';
