@@ -14,6 +14,8 @@ export interface CommandResult {
   json: unknown;
   /** Printed otherwise: readable lines. */
   text: string[];
+  /** 1 when the command did only part of its work (printed above); 0 by default. */
+  exitCode?: number;
 }
 
 export interface CliCommand {

@@ -44,7 +44,7 @@ export async function runCli(argv: string[], commands: CliCommand[]): Promise<nu
     await migrateDatabase(server.directUrl);
     const result = await command.run({ db, config, options: parsed.values });
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text.join('\n'));
-    return 0;
+    return result.exitCode ?? 0;
   } catch (error) {
     const known = error instanceof UsageError || error instanceof ApiError;
     const message = error instanceof Error ? error.message : String(error);
