@@ -21,7 +21,13 @@ export function toTimestamp(value: Date | null): string | null {
   return value === null ? null : value.toISOString();
 }
 
+/**
+ * Made once: building a formatter with a time zone costs about 75 µs (ICU), formatting with it
+ * about 1 µs, and a day is read on every upload (the daily quota, twice) and every birth date.
+ */
+const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
 /** Today's calendar day in the agencies' time zone (America/Sao_Paulo), as `YYYY-MM-DD`. */
 export function todayInSaoPaulo(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return SAO_PAULO_DAY.format(now);
 }
