@@ -8,7 +8,15 @@ import { runCli } from '../src/back-office/cli/run-cli';
 import { peopleCommands } from '../src/back-office/cli/people-commands';
 
 /** Every command of the admin tool; the back-office ones (issue #5) mirror the back-office API. */
-const ADMIN_COMMANDS = [...credentialCommands, ...peopleCommands, ...guaranteeCommands, ...ledgerCommands, ...webhookCommands, ...requestLogCommands, ...documentCommands];
+const ADMIN_COMMANDS = [
+  ...credentialCommands,
+  ...peopleCommands,
+  ...guaranteeCommands,
+  ...ledgerCommands,
+  ...webhookCommands,
+  ...requestLogCommands,
+  ...documentCommands,
+];
 
 runCli(process.argv.slice(2), ADMIN_COMMANDS)
   .then((code) => process.exit(code))
