@@ -5,19 +5,20 @@
  * signature, counter); ours are the invitation (known, unexpired, unused), the challenge (issued
  * here, spent once) and the passkey's owner. Nothing is stored unless every check passed.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Database, Queryable } from '../database/prisma-client';
 import { BadRequest, Conflict, NotFound } from '../errors';
 import type { ConsolePerson } from '../generated/prisma/client';
 import { hashInvitation } from './people';
 import { keepChallenge, spendChallenge, type RelyingParty } from './relying-party';
+
+/**
+ * @simplewebauthn/server (with its CBOR, ASN.1 and COSE code) is loaded at the first ceremony, as
+ * pdfkit is at the first contract: most processes serve partners and never run one, and it holds
+ * about 4 MB of heap and 18 MB of resident memory (bench/results.md, "The console's passkey code
+ * loaded at its first use").
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** Passkeys one person may hold. */
 export const MAX_PASSKEYS = 10;
@@ -38,7 +39,9 @@ async function invitedPerson(db: Queryable, invitation: string, lock = false): P
 
 async function registrationOptions(db: Queryable, rp: RelyingParty, person: ConsolePerson) {
   const held = await db.consolePasskey.findMany({ where: { personId: person.id }, select: { id: true, transports: true } });
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.rpId,
     userName: person.name,
@@ -62,7 +65,9 @@ export async function startEnrolment(db: Database, rp: RelyingParty, invitation:
 async function verifiedPasskey(rp: RelyingParty, response: RegistrationResponseJSON, challenge: string) {
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -96,7 +101,7 @@ export async function enrol(db: Database, rp: RelyingParty, input: { invitation:
 }
 
 export async function startSignIn(db: Database, rp: RelyingParty) {
-  const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'required', allowCredentials: [] });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'required', allowCredentials: [] });
   await keepChallenge(db, options.challenge, 'sign_in');
   return options;
 }
@@ -119,7 +124,9 @@ export async function signIn(
   let verification;
   try {
     if (!spent || (handle !== undefined && handle !== passkey.person.userHandle)) throw signInFailed();
-    verification = await verifyAuthenticationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: spent.challenge,
       expectedOrigin: rp.origin,
