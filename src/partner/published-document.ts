@@ -9,7 +9,6 @@
  * has one origin (PUBLIC_ORIGIN is required there); a sandbox reached by several Host names keeps
  * the latest few, and builds one page at a time.
  */
-import YAML from 'yaml';
 import pLimit from 'p-limit';
 import type { RequestFacts } from '../http/operation-registry';
 import { PreparedRepresentations } from '../http/representations';
@@ -45,7 +44,8 @@ export function publishedDocumentOperations(options: PublishedDocumentOptions) {
     metrics.publishedPageBuilds.inc({ kind });
     const document = documentFor(baseUrl);
     if (kind === 'json') return PreparedRepresentations.of(JSON.stringify(document), 'application/json; charset=utf-8');
-    if (kind === 'yaml') return PreparedRepresentations.of(YAML.stringify(document), 'application/yaml; charset=utf-8');
+    // The YAML library is loaded by the first request for the YAML document, not by every process.
+    if (kind === 'yaml') return PreparedRepresentations.of((await import('yaml')).default.stringify(document), 'application/yaml; charset=utf-8');
     // The request console only in the sandbox (docs/partners.md).
     const page = referencePage(document, { consoleEnabled: options.environment === 'sandbox' });
     return PreparedRepresentations.of(page.html, 'text/html; charset=utf-8', { 'Content-Security-Policy': page.contentSecurityPolicy });

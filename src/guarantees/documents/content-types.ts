@@ -2,8 +2,10 @@
  * A document's type is decided from its bytes (magic numbers, with the maintained `file-type`
  * library), never from the part's Content-Type or the file name: only PDF, JPEG and PNG are kept.
  */
-import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '../../errors';
+
+/** Loaded at the first upload: a process that serves none never holds its signatures (about 1.5 MB of heap). */
+const fileType = () => import('file-type');
 
 export const ALLOWED_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 export type DocumentType = (typeof ALLOWED_TYPES)[number];
@@ -15,7 +17,7 @@ export const EXTENSIONS: Record<DocumentType, string> = { 'application/pdf': 'pd
 
 /** The type of the leading bytes `head`, or 415 naming what they are. */
 export async function documentTypeOf(head: Buffer, part: string): Promise<DocumentType> {
-  const detected = await fileTypeFromBuffer(head);
+  const detected = await (await fileType()).fileTypeFromBuffer(head);
   const mime = detected?.mime;
   if (mime && (ALLOWED_TYPES as readonly string[]).includes(mime)) return mime as DocumentType;
   const what = mime ?? (looksLikeText(head) ? 'text (for example HTML or SVG)' : 'an unrecognised type');
