@@ -15,8 +15,8 @@ import { keepChallenge, spendChallenge, type RelyingParty } from './relying-part
 /**
  * @simplewebauthn/server (with its CBOR, ASN.1 and COSE code) is loaded at the first ceremony, as
  * pdfkit is at the first contract: most processes serve partners and never run one, and it holds
- * about 4 MB of heap and 18 MB of resident memory (bench/results.md, "The console's passkey code
- * loaded at its first use").
+ * about 4 MB of heap and 18 MB of resident memory (bench/results.md, "Libraries loaded at
+ * their first use").
  */
 const webauthn = () => import('@simplewebauthn/server');
 
