@@ -56,7 +56,18 @@ const LAYERS = [
   },
   {
     name: 'foundation',
-    units: ['config.ts', 'config-declaration.ts', 'errors.ts', 'logger.ts', 'project-root.ts', 'tracing/', 'validation/', 'generated/', 'types/'],
+    units: [
+      'config.ts',
+      'config-settings.ts',
+      'config-declaration.ts',
+      'errors.ts',
+      'logger.ts',
+      'project-root.ts',
+      'tracing/',
+      'validation/',
+      'generated/',
+      'types/',
+    ],
     sideways: true,
     holds:
       'configuration, typed errors, logs and traces (OpenTelemetry: the API always, the SDK only when OTEL_* asks), pure validation, generated types: leaves',

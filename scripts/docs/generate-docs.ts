@@ -1,6 +1,6 @@
 /**
  * The generated parts of the docs, from their one source each:
- *   - docs/configuration.md, whole, from the settings' declaration (src/config.ts);
+ *   - docs/configuration.md, whole, from the settings' declaration (src/config-settings.ts);
  *   - the layer table of docs/architecture.md (between its `layers:` markers), from
  *     scripts/architecture/layers.cjs, the table the layer check enforces.
  *   node --import tsx scripts/docs/generate-docs.ts          write them
@@ -30,11 +30,11 @@ function configurationDoc(): string {
   const lines = [
     '# Configuration',
     '',
-    '<!-- Generated from src/config.ts by `make generate`: change the declaration there, not this file (`make check` fails while they differ). -->',
+    '<!-- Generated from src/config-settings.ts by `make generate`: change the declaration there, not this file (`make check` fails while they differ). -->',
     '',
     'Environment variables, read and validated once at start-up: a bad value stops the service with a',
     'message naming it, and an empty value counts as unset. Each setting is declared once, in',
-    '`src/config.ts` (docs/architecture.md, "Adding a setting"); this page is made from that declaration.',
+    '`src/config-settings.ts` (docs/architecture.md, "Adding a setting"); this page is made from that declaration.',
     '`make start` runs the sandbox with `DEMO_CREDENTIAL=true` and `WEBHOOK_ALLOW_LOOPBACK=true`. The',
     'admin tool reads the same variables, and needs only what its commands use (docs/back-office.md).',
     '',
