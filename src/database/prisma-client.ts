@@ -14,6 +14,7 @@ import type { PoolStatistics } from '../observability/metrics';
 import { DatabasePool } from './driver-errors';
 import { StatementCachingClient, UnnamedStatementClient } from './statement-cache';
 import { databaseFailed } from './outage-log';
+import { readDirectlyThrough } from './direct-reads';
 
 export type Database = PrismaClient;
 /** The client handed to code running inside an interactive transaction. */
@@ -54,6 +55,7 @@ export function createDatabaseClient(connectionString: string, options: Database
   });
   const db = new PrismaClient({ adapter });
   pools.set(db, pool);
+  readDirectlyThrough(db, adapter);
   return db;
 }
 

@@ -17,6 +17,7 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import { readRows } from '../database/direct-reads';
 import { ValidationFailed } from '../errors';
 import { parseDateTime } from '../validation/time-values';
 import { readableTypes } from './event-scopes';
@@ -46,7 +47,9 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
   if (query.occurredFrom) conditions.push(Prisma.sql`occurred_at >= ${filterInstant('occurredFrom', query.occurredFrom)}::timestamptz`);
   if (query.occurredBefore) conditions.push(Prisma.sql`occurred_at < ${filterInstant('occurredBefore', query.occurredBefore)}::timestamptz`);
   // The page is cut by size in the database: only the events that fit ever reach this process.
-  const rows = await db.$queryRaw<EventRow[]>`
+  const rows = await readRows<EventRow>(
+    db,
+    Prisma.sql`
     SELECT id, "txId", position, "companyId", type, "occurredAt", data FROM (
       SELECT id::text AS id, tx_id AS "txId", position, company_id AS "companyId", type, occurred_at AS "occurredAt", data,
         sum(octet_length(data::text) + ${ENVELOPE_BYTES + 1}::int) OVER (ORDER BY tx_id, position) AS "upTo",
@@ -55,7 +58,8 @@ export async function readFeed(db: Queryable, companyId: string, scopes: readonl
       ORDER BY tx_id, position LIMIT ${query.limit}
     ) page
     WHERE n = 1 OR "upTo" <= ${query.maxBytes ?? Number.MAX_SAFE_INTEGER}::bigint
-    ORDER BY "txId", position`;
+    ORDER BY "txId", position`,
+  );
   return rows.map(toEnvelope);
 }
 

@@ -6,6 +6,7 @@
  */
 import { Prisma, type StatementEntry, type StatementType } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import { readRows } from '../database/direct-reads';
 import { fromDateOnly } from '../database/column-values';
 
 export type StatementEntryRow = StatementEntry;
@@ -53,9 +54,12 @@ export interface TotalsText {
 /** Sums of the company's day totals with `date < before` (or `date <= through`); always one row. */
 export async function sumDailyTotals(db: Queryable, companyId: string, bound: { before: string } | { through: string }): Promise<TotalsText> {
   const condition = 'before' in bound ? Prisma.sql`date < ${bound.before}::date` : Prisma.sql`date <= ${bound.through}::date`;
-  const rows = await db.$queryRaw<TotalsText[]>`
+  const rows = await readRows<TotalsText>(
+    db,
+    Prisma.sql`
     SELECT COALESCE(SUM(credits), 0)::text AS credits, COALESCE(SUM(debits), 0)::text AS debits
-    FROM ledger_daily_totals WHERE company_id = ${companyId} AND ${condition}`;
+    FROM ledger_daily_totals WHERE company_id = ${companyId} AND ${condition}`,
+  );
   return rows[0]!;
 }
 
@@ -65,11 +69,14 @@ export interface DayTotalsText extends TotalsText {
 
 /** The company's day totals from `startDate` to `endDate` (inclusive), oldest first; days without entries have no row. */
 export function dailyTotals(db: Queryable, companyId: string, startDate: string, endDate: string): Promise<DayTotalsText[]> {
-  return db.$queryRaw<DayTotalsText[]>`
+  return readRows<DayTotalsText>(
+    db,
+    Prisma.sql`
     SELECT to_char(date, 'YYYY-MM-DD') AS date, credits::text AS credits, debits::text AS debits
     FROM ledger_daily_totals
     WHERE company_id = ${companyId} AND date BETWEEN ${startDate}::date AND ${endDate}::date
-    ORDER BY date`;
+    ORDER BY date`,
+  );
 }
 
 export interface EntryFilter {

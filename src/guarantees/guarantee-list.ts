@@ -5,6 +5,7 @@
  */
 import { Prisma } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import { readRows } from '../database/direct-reads';
 import type { GuaranteeRow } from './guarantee-mapper';
 import { ROW_FIELDS, CO_TENANTS_OF_R, toGuaranteeRow, type GuaranteeRecord } from './guarantee-repository';
 import type { Status } from './transitions/status-machine';
@@ -50,19 +51,19 @@ export async function listGuarantees(
 
   if (page.offset === 0 && tenantNameFolded === undefined) {
     // Page and total in one statement (the total is cheap here). No row on page 0 means no match at all.
-    const records = await db.$queryRaw<Array<GuaranteeRecord & { total: bigint }>>(pageOf(Prisma.sql`, (${count}) AS total`));
+    const records = await readRows<GuaranteeRecord & { total: bigint }>(db, pageOf(Prisma.sql`, (${count}) AS total`));
     return { rows: records.map(({ total: _total, ...record }) => toGuaranteeRow(record)), total: Number(records[0]?.total ?? 0n) };
   }
-  const countAll = async () => Number((await db.$queryRaw<Array<{ total: bigint }>>(Prisma.sql`SELECT (${count}) AS total`))[0]!.total);
+  const countAll = async () => Number((await readRows<{ total: bigint }>(db, Prisma.sql`SELECT (${count}) AS total`))[0]!.total);
   if (page.offset === 0) {
     // A name search costs an index scan for the page and another for the total: on a pool they
     // run on two connections at once.
-    const [records, total] = await Promise.all([db.$queryRaw<GuaranteeRecord[]>(pageOf(Prisma.empty)), countAll()]);
+    const [records, total] = await Promise.all([readRows<GuaranteeRecord>(db, pageOf(Prisma.empty)), countAll()]);
     return { rows: records.map(toGuaranteeRow), total };
   }
   // A later page first counts, so an offset past the end never makes PostgreSQL skip through a company's rows.
   const total = await countAll();
-  const records = page.offset < total ? await db.$queryRaw<GuaranteeRecord[]>(pageOf(Prisma.empty)) : [];
+  const records = page.offset < total ? await readRows<GuaranteeRecord>(db, pageOf(Prisma.empty)) : [];
   return { rows: records.map(toGuaranteeRow), total };
 }
 

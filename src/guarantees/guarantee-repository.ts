@@ -18,6 +18,7 @@
  */
 import { Prisma, type CoTenant, type RentalInsurance } from '../generated/prisma/client';
 import type { Queryable } from '../database/prisma-client';
+import { readRows } from '../database/direct-reads';
 import type { GuaranteeRow } from './guarantee-mapper';
 import type { Status } from './transitions/status-machine';
 
@@ -122,7 +123,7 @@ const SELECT_GUARANTEE = Prisma.sql`SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} FRO
 
 /** The guarantee and its co-tenants, when it is the company's. Inside a transaction it sees the transaction's writes. */
 export async function findGuarantee(db: Queryable, companyId: string, id: bigint): Promise<GuaranteeRow | null> {
-  const records = await db.$queryRaw<GuaranteeRecord[]>`${SELECT_GUARANTEE} WHERE r.company_id = ${companyId} AND r.id = ${id}`;
+  const records = await readRows<GuaranteeRecord>(db, Prisma.sql`${SELECT_GUARANTEE} WHERE r.company_id = ${companyId} AND r.id = ${id}`);
   return records[0] ? toGuaranteeRow(records[0]) : null;
 }
 
@@ -137,8 +138,11 @@ export async function lockGuarantee(db: Queryable, companyId: string, id: bigint
 
 /** The id and status of the company's guarantee (reads of its history and signatures start here). */
 export async function guaranteeStatus(db: Queryable, companyId: string, id: bigint): Promise<LockedGuarantee | null> {
-  const rows = await db.$queryRaw<LockedGuarantee[]>`
-    SELECT id, status::text AS status, version FROM rental_insurances WHERE company_id = ${companyId} AND id = ${id}`;
+  const rows = await readRows<LockedGuarantee>(
+    db,
+    Prisma.sql`
+    SELECT id, status::text AS status, version FROM rental_insurances WHERE company_id = ${companyId} AND id = ${id}`,
+  );
   return rows[0] ?? null;
 }
 

@@ -7,6 +7,8 @@
  * statement: a page past the end reads no entry.
  */
 import type { Queryable } from '../database/prisma-client';
+import { readRows } from '../database/direct-reads';
+import { Prisma } from '../generated/prisma/client';
 import type { DocumentRow, ShownHistoryEntry } from './guarantee-mapper';
 
 /** A document as json_build_object gives it: its time as text. */
@@ -23,7 +25,9 @@ export async function companyHistoryPage(
 ): Promise<{ rows: ShownHistoryEntry[]; total: number } | undefined> {
   // One row per entry of the page, or a single row without entry (its `id` null) when the page is
   // empty; no row at all when the guarantee is not the company's.
-  const rows = await db.$queryRaw<Row[]>`
+  const rows = await readRows<Row>(
+    db,
+    Prisma.sql`
     WITH g AS (SELECT r.id FROM rental_insurances r WHERE r.company_id = ${companyId} AND r.id = ${rentalInsuranceId}),
          n AS (SELECT count(*)::int AS total FROM history_entries h JOIN g ON h.rental_insurance_id = g.id)
     SELECT n.total, e.id, e."creatorName", e."creatorServiceAccount", e.comment, e."previousStatus", e.status, e."createdAt", e.documents
@@ -37,7 +41,8 @@ export async function companyHistoryPage(
       WHERE h.rental_insurance_id = g.id AND ${page.offset}::int8 < n.total
       ORDER BY h.id OFFSET ${page.offset} LIMIT ${page.size}
     ) e ON true
-    ORDER BY e.id`;
+    ORDER BY e.id`,
+  );
   if (rows.length === 0) return undefined;
   const entries = rows.flatMap(({ total: _total, id, ...entry }) => (id === null ? [] : [withDates(entry as ShownHistoryEntry)]));
   return { rows: entries, total: rows[0]!.total };

@@ -119,6 +119,30 @@ describe('When a partner creates a guarantee on a traced service', () => {
     expect(delivered!.headers['traceparent']).toBe(`00-${server!.traceId}-${post!.spanId}-01`);
   });
 
+  it('then reading it back is a trace whose read statement, sent through the driver adapter, carries its SQL', async () => {
+    const created = await call(
+      service.origin,
+      'POST',
+      '/v1/rental-insurances',
+      { ...world.agency.auth, 'Idempotency-Key': newKey() },
+      guaranteeBody(),
+    );
+    expect(created.status).toBe(201);
+    const read = await call(service.origin, 'GET', `/v1/rental-insurances/${(created.body as { id: number }).id}`, world.agency.auth);
+    expect(read.status).toBe(200);
+    const serverOf = (all: ReceivedSpan[]) => all.find((span) => span.kind === SERVER && span.name === `GET ${API_BASE}/v1/rental-insurances/{id}`);
+    const server = serverOf(await otlp.waitFor((all) => serverOf(all) !== undefined))!;
+    const trace = await otlp
+      .waitFor((all) => all.some((span) => span.traceId === server.traceId && span.name === 'db.read'))
+      .then(() => inTrace(server.traceId));
+    const [statement] = named(trace, 'db.read');
+    expect(descendsFrom(statement!, named(trace, 'pipeline.handler')[0]!, trace)).toBe(true);
+    expect(statement!.attributes).toMatchObject({
+      'db.system.name': 'postgresql',
+      'db.query.text': expect.stringContaining('FROM rental_insurances r'),
+    });
+  });
+
   it('then the log lines written inside the request carry its trace_id and span_id', async () => {
     const created = await call(
       service.origin,
