@@ -2,16 +2,18 @@
  * The stack floor: a minimal Express 5 endpoint that reads a guarantee by id with the same Bearer
  * check as the service, in ONE statement (the token's company joined in), with no validation and
  * no logging, mapped to the same response body. Run as its own process by the benchmark, in one of
- * two modes: `prisma` (Prisma's tagged raw SQL on the pg adapter: the best the mandated stack can
- * do) and `pg` (a prepared statement on the pg driver itself). The service's get by id is reported
- * as a fraction of both.
- *   node dist/bench/floor-server.js <port> <prisma|pg> <databaseUrl>
+ * three modes: `prisma` (Prisma Client's tagged raw SQL on the pg adapter), `adapter` (the same
+ * statement sent through Prisma's driver adapter as the service's busiest reads are,
+ * src/database/direct-reads.ts) and `pg` (a prepared statement on the pg driver itself). The
+ * service's get by id is reported as a fraction of each.
+ *   node dist/bench/floor-server.js <port> <prisma|adapter|pg> <databaseUrl>
  */
 import { createHash } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
 import { Prisma } from '../src/generated/prisma/client';
 import { createDatabaseClient } from '../src/database/prisma-client';
+import { readRows } from '../src/database/direct-reads';
 import { CO_TENANTS_OF_R, ROW_FIELDS, toGuaranteeRow, type GuaranteeRecord } from '../src/guarantees/guarantee-repository';
 import { toRentalInsurance } from '../src/guarantees/guarantee-mapper';
 import { TOKEN_CHECK } from './floor-token-check';
@@ -31,6 +33,15 @@ function prismaReader(): Reader {
     >`WITH bearer AS (${Prisma.raw(TOKEN_CHECK)} ${tokenHash}) SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} ${Prisma.raw(FROM_GUARANTEES)} ${id}`;
 }
 
+function adapterReader(): Reader {
+  const db = createDatabaseClient(databaseUrl, { poolMax: 20 });
+  return (tokenHash, id) =>
+    readRows<GuaranteeRecord>(
+      db,
+      Prisma.sql`WITH bearer AS (${Prisma.raw(TOKEN_CHECK)} ${tokenHash}) SELECT ${ROW_FIELDS}, ${CO_TENANTS_OF_R} ${Prisma.raw(FROM_GUARANTEES)} ${id}`,
+    );
+}
+
 function pgReader(): Reader {
   // The values as Prisma returns them: int8 as bigint, numeric as Decimal, date as a UTC-midnight Date.
   const types = {
@@ -46,7 +57,7 @@ function pgReader(): Reader {
     (await pool.query({ name: 'floor-get', text: STATEMENT, values: [tokenHash, id.toString()], types })).rows as GuaranteeRecord[];
 }
 
-const read = mode === 'pg' ? pgReader() : prismaReader();
+const read = mode === 'pg' ? pgReader() : mode === 'adapter' ? adapterReader() : prismaReader();
 const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);

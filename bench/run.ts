@@ -20,7 +20,7 @@ import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
 import { formatTopologyVariants, measureTopologyVariants } from './topology-variants';
-import { CREATE_AGAINST_WRITE_FLOOR, formatFloorPairs, measureFloorPairs } from './floor-pairs';
+import { CREATE_AGAINST_WRITE_FLOOR, GET_AGAINST_ADAPTER_FLOOR, formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatTracingCost, measureTracingCost } from './tracing-cost';
 import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
@@ -40,7 +40,7 @@ import { accessToken, prepareBench, restoreDecidedProposals, ROWS, scenarioInput
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const LATENCY_CONNECTIONS = Number(process.env.BENCH_LATENCY_CONNECTIONS ?? 1);
-const PORTS = { service: 3790, reference: 3791, prismaFloor: 3794, pgFloor: 3795, writeFloor: 3796 };
+const PORTS = { service: 3790, reference: 3791, prismaFloor: 3794, pgFloor: 3795, writeFloor: 3796, adapterFloor: 3797 };
 
 async function main(): Promise<void> {
   const bench = await prepareBench();
@@ -92,6 +92,13 @@ async function main(): Promise<void> {
       {},
       { url: `http://127.0.0.1:${PORTS.writeFloor}/ready` },
     ),
+    startProcess(
+      'adapter floor',
+      'dist/bench/floor-server.js',
+      [String(PORTS.adapterFloor), 'adapter', bench.url],
+      {},
+      floorProbe(PORTS.adapterFloor),
+    ),
   ]);
   const memory = sampleMemory(service.pid!);
   try {
@@ -140,6 +147,19 @@ async function main(): Promise<void> {
           { scenario: getById, origin, pid: service.pid },
           SECONDS,
           CONNECTIONS,
+        );
+    const adapterFloorPairs = !selected('get by id')
+      ? []
+      : await measureFloorPairs(
+          {
+            scenario: floorScenario("stack floor: Express + one statement through Prisma's driver adapter (token check + get by id)"),
+            origin: `http://127.0.0.1:${PORTS.adapterFloor}`,
+            pid: floors[3].pid,
+          },
+          { scenario: getById, origin, pid: service.pid },
+          SECONDS,
+          CONNECTIONS,
+          GET_AGAINST_ADAPTER_FLOOR,
         );
     // The same create body and fresh keys on both sides; the floor's path is its own.
     const create = all.find((scenario) => scenario.name === 'create')!;
@@ -218,6 +238,7 @@ async function main(): Promise<void> {
         },
       ) +
       formatFloorPairs(floorPairs) +
+      formatFloorPairs(adapterFloorPairs, GET_AGAINST_ADAPTER_FLOOR) +
       formatFloorPairs(writeFloorPairs, CREATE_AGAINST_WRITE_FLOOR) +
       tracing +
       events +

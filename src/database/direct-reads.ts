@@ -17,7 +17,8 @@
  * each read is a span of ours, `db.read`, with its SQL in `db.query.text` as Prisma's own
  * statement spans have it (docs/tracing.md).
  */
-import type { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
 import { ColumnTypeEnum, type ArgType, type ColumnType, type SqlQueryable } from '@prisma/driver-adapter-utils';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { inSpan } from '../tracing/tracing';
@@ -29,9 +30,14 @@ interface AdapterOf {
 
 const adapters = new WeakMap<object, AdapterOf>();
 
-/** Called by createDatabaseClient: `db`'s reads may go through `factory`'s adapter (the same pool). */
-export function readDirectlyThrough(db: PrismaClient, factory: PrismaPg): void {
-  adapters.set(db, { factory });
+/**
+ * Called by createDatabaseClient: `db`'s reads may go through an adapter of its own on `db`'s pool.
+ * Not the client's adapter factory: connecting that one again would add its pool-error listener a
+ * second time (each idle connection's failure reported twice); this one has no listener of ours
+ * and never ends the pool.
+ */
+export function readDirectlyThrough(db: PrismaClient, pool: pg.Pool): void {
+  adapters.set(db, { factory: new PrismaPg(pool) });
 }
 
 /** The rows of a read, as `db.$queryRaw<Row[]>(statement)` answers them. */

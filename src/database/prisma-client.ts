@@ -55,7 +55,7 @@ export function createDatabaseClient(connectionString: string, options: Database
   });
   const db = new PrismaClient({ adapter });
   pools.set(db, pool);
-  readDirectlyThrough(db, adapter);
+  readDirectlyThrough(db, pool);
   return db;
 }
 
