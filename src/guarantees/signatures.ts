@@ -3,7 +3,9 @@
  * co-tenant, all pending without url), reset to pending when the contract is reissued, discarded
  * when it is invalidated.
  */
+import { readRows } from '../database/direct-reads';
 import type { Queryable } from '../database/prisma-client';
+import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import type { SignatureChange } from './transitions/status-machine';
 
@@ -56,18 +58,25 @@ function toSignatureRecord(row: SignatureRow): SignatureRecord {
   return record;
 }
 
-/** The guarantee's current records in order: one page of them, or (admin tool) all of them. */
+/**
+ * The guarantee's current records in order: one page of them, or (admin tool) all of them. Read
+ * through the driver adapter (database/direct-reads.ts), as the guarantee itself is.
+ */
 export async function listSignatures(db: Queryable, rentalInsuranceId: bigint, page?: { offset: number; size: number }): Promise<SignatureRecord[]> {
-  const rows = await db.signature.findMany({
-    where: { rentalInsuranceId },
-    orderBy: { id: 'asc' },
-    ...(page ? { skip: page.offset, take: page.size } : {}),
-  });
+  const rows = await readRows<SignatureRow>(
+    db,
+    Prisma.sql`SELECT id, role::text AS role, cpf_cnpj AS "cpfCnpj", name, url, status::text AS status, document_id AS "documentId"
+      FROM signatures WHERE rental_insurance_id = ${rentalInsuranceId} ORDER BY id ${page ? Prisma.sql`OFFSET ${page.offset} LIMIT ${page.size}` : Prisma.empty}`,
+  );
   return rows.map(toSignatureRecord);
 }
 
 /** One page of the guarantee's current records and their number. */
 export async function signaturePage(db: Queryable, rentalInsuranceId: bigint, page: { offset: number; size: number }) {
-  const total = await db.signature.count({ where: { rentalInsuranceId } });
+  const [counted] = await readRows<{ total: bigint }>(
+    db,
+    Prisma.sql`SELECT count(*)::int8 AS total FROM signatures WHERE rental_insurance_id = ${rentalInsuranceId}`,
+  );
+  const total = Number(counted!.total);
   return { rows: page.offset < total ? await listSignatures(db, rentalInsuranceId, page) : [], total };
 }
