@@ -18,7 +18,7 @@ import { appendComment } from './history';
 import { companyHistoryPage } from './history-page';
 import { patchGuarantee } from './transitions/patch-guarantee';
 import { decideProposal } from './transitions/proposal-decisions';
-import { signaturePage } from './signatures';
+import { signaturePage } from './signature-page';
 import type { ContractIssuer } from './documents/contract-issuer';
 
 export interface GuaranteeRules {

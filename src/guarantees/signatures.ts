@@ -3,9 +3,7 @@
  * co-tenant, all pending without url), reset to pending when the contract is reissued, discarded
  * when it is invalidated.
  */
-import { readRows } from '../database/direct-reads';
 import type { Queryable } from '../database/prisma-client';
-import { Prisma } from '../generated/prisma/client';
 import type { components } from '../generated/partner-api';
 import type { SignatureChange } from './transitions/status-machine';
 
@@ -41,7 +39,8 @@ export async function applySignatureChange(
   return rows.sort((a, b) => (a.id < b.id ? -1 : 1)).map(toSignatureRecord);
 }
 
-interface SignatureRow {
+/** A record's columns, as the statements here and in signature-page.ts read them. */
+export interface SignatureRow {
   id: bigint;
   role: SignatureRecord['role'];
   cpfCnpj: string | null;
@@ -51,32 +50,19 @@ interface SignatureRow {
   documentId: bigint | null;
 }
 
-function toSignatureRecord(row: SignatureRow): SignatureRecord {
+export function toSignatureRecord(row: SignatureRow): SignatureRecord {
   const documentId = row.documentId === null ? null : Number(row.documentId);
   const record: SignatureRecord = { role: row.role, cpfCnpj: row.cpfCnpj, name: row.name, status: row.status, documentId };
   if (row.status !== 'pending' && row.url !== null) record.url = row.url;
   return record;
 }
 
-/**
- * The guarantee's current records in order: one page of them, or (admin tool) all of them. Read
- * through the driver adapter (database/direct-reads.ts), as the guarantee itself is.
- */
+/** The guarantee's current records in order (a change's events, the admin tool): one page of them, or all of them. */
 export async function listSignatures(db: Queryable, rentalInsuranceId: bigint, page?: { offset: number; size: number }): Promise<SignatureRecord[]> {
-  const rows = await readRows<SignatureRow>(
-    db,
-    Prisma.sql`SELECT id, role::text AS role, cpf_cnpj AS "cpfCnpj", name, url, status::text AS status, document_id AS "documentId"
-      FROM signatures WHERE rental_insurance_id = ${rentalInsuranceId} ORDER BY id ${page ? Prisma.sql`OFFSET ${page.offset} LIMIT ${page.size}` : Prisma.empty}`,
-  );
+  const rows = await db.signature.findMany({
+    where: { rentalInsuranceId },
+    orderBy: { id: 'asc' },
+    ...(page ? { skip: page.offset, take: page.size } : {}),
+  });
   return rows.map(toSignatureRecord);
-}
-
-/** One page of the guarantee's current records and their number. */
-export async function signaturePage(db: Queryable, rentalInsuranceId: bigint, page: { offset: number; size: number }) {
-  const [counted] = await readRows<{ total: bigint }>(
-    db,
-    Prisma.sql`SELECT count(*)::int8 AS total FROM signatures WHERE rental_insurance_id = ${rentalInsuranceId}`,
-  );
-  const total = Number(counted!.total);
-  return { rows: page.offset < total ? await listSignatures(db, rentalInsuranceId, page) : [], total };
 }

@@ -2,7 +2,7 @@
 import type { components } from '../../generated/back-office-api';
 import { toRentalInsurance, toHistoryEntry, guaranteeId } from '../../guarantees/guarantee-mapper';
 import { historyPage } from '../../guarantees/history';
-import { signaturePage } from '../../guarantees/signatures';
+import { signaturePage } from '../../guarantees/signature-page';
 import { halPage, pageRequest } from '../../http/paging';
 import type { UploadedFile } from '../../http/multipart-body';
 import type { SentDocuments } from '../../guarantees/documents/attach-documents';
