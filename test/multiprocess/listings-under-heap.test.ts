@@ -106,13 +106,17 @@ const READS: Record<string, Read> = {
   listPasskeys: inConsole('/v1/passkeys'),
 };
 
+type Documents = Record<string, OpenApiDocument>;
+const readDocuments = (): Documents =>
+  Object.fromEntries(DOCUMENTS.map((file) => [file, YAML.parse(fs.readFileSync(path.join(OPENAPI, file), 'utf8')) as OpenApiDocument]));
+
 /** Per operationId: the arrays of the GET operations' 200 answers, in every document. */
-function listings(): Map<string, ArrayInAnswer[]> {
+function listings(documents: Documents = readDocuments()): Map<string, ArrayInAnswer[]> {
   const found = new Map<string, ArrayInAnswer[]>();
-  for (const file of DOCUMENTS) {
-    const document = YAML.parse(fs.readFileSync(path.join(OPENAPI, file), 'utf8')) as { paths: Record<string, { get?: { operationId?: string } }> };
-    const gets = new Set(Object.values(document.paths).flatMap((item) => (item.get?.operationId ? [item.get.operationId] : [])));
-    for (const array of arraysInAnswers(document)) {
+  for (const document of Object.values(documents)) {
+    const paths = document.paths as Record<string, { get?: { operationId?: string } }>;
+    const gets = new Set(Object.values(paths).flatMap((item) => (item.get?.operationId ? [item.get.operationId] : [])));
+    for (const array of arraysInAnswers(document as unknown as Record<string, unknown>)) {
       const [operationId, status] = array.where.split(' ');
       if (gets.has(operationId!) && status === '200') found.set(operationId!, [...(found.get(operationId!) ?? []), array]);
     }
@@ -121,14 +125,25 @@ function listings(): Map<string, ArrayInAnswer[]> {
 }
 
 /** Each listing's page bounds, as the service reads them from the documents. */
-function pageBounds(): Map<string, ListBounds> {
+function pageBounds(documents: Documents = readDocuments()): Map<string, ListBounds> {
   const found = new Map<string, ListBounds>();
-  for (const file of DOCUMENTS) {
-    for (const [operationId, bounds] of listBoundsOf(YAML.parse(fs.readFileSync(path.join(OPENAPI, file), 'utf8')) as OpenApiDocument)) {
-      found.set(operationId, bounds);
-    }
+  for (const document of Object.values(documents)) {
+    for (const [operationId, bounds] of listBoundsOf(document)) found.set(operationId, bounds);
   }
   return found;
+}
+
+/**
+ * What keeps a listing's worst case from being read here: a list without its `maxItems` (its
+ * largest page would be whatever the store holds), or a page under `_embedded` the service cannot
+ * page by (list-bounds.ts skips a list without `maxItems`, so the page would go unchecked).
+ */
+function unboundedListings(documents: Documents): string[] {
+  const bounds = pageBounds(documents);
+  return [...listings(documents)].flatMap(([operationId, arrays]) => [
+    ...arrays.filter((array) => array.maxItems === undefined).map((array) => `${array.where}: no maxItems`),
+    ...(arrays.some((array) => array.where.includes('._embedded.')) && !bounds.has(operationId) ? [`${operationId}: a page without bounds`] : []),
+  ]);
 }
 
 /** The arrays of `body` at a walker path (`.name`, `[]` for every item). */
@@ -242,6 +257,24 @@ describe('When a partner sends 200 requests of fifty long unknown field names, t
 });
 
 describe('When the store holds the worst case and 20 readers read the largest page of every listing at once', () => {
+  it('then every list of every listing declares the bound its largest page is read at', () => {
+    expect(unboundedListings(readDocuments())).toEqual([]);
+  });
+
+  it('then a copy of the documents with one bound removed fails', () => {
+    const documents = readDocuments();
+    const schemas = (
+      documents['back-office.yaml']!.components as {
+        schemas: Record<string, { properties: Record<string, { properties: Record<string, { maxItems?: number }> }> }>;
+      }
+    ).schemas;
+    delete schemas['AuditLogPage']!.properties['_embedded']!.properties['auditLogEntries']!.maxItems;
+    expect(unboundedListings(documents)).toEqual([
+      'listAuditLog 200 application/json._embedded.auditLogEntries: no maxItems',
+      'listAuditLog: a page without bounds',
+    ]);
+  });
+
   it('then the table of reads names exactly the listing operations of the documents', () => {
     expect(Object.keys(READS).sort()).toEqual([...listings().keys()].sort());
   });
