@@ -20,7 +20,7 @@ import { log, measure } from './measure';
 import { sampleMemory, startProcess, startService } from './processes';
 import { formatVariants, measureDeploymentVariants } from './deployment-variants';
 import { formatTopologyVariants, measureTopologyVariants } from './topology-variants';
-import { CREATE_AGAINST_WRITE_FLOOR, GET_AGAINST_ADAPTER_FLOOR, formatFloorPairs, measureFloorPairs } from './floor-pairs';
+import { againstWriteFloor, GET_AGAINST_ADAPTER_FLOOR, formatFloorPairs, measureFloorPairs } from './floor-pairs';
 import { formatTracingCost, measureTracingCost } from './tracing-cost';
 import { formatEventsCost, measureEventsCost } from './events-cost';
 import { formatWebhookFairness, measureWebhookFairness } from './webhook-fairness';
@@ -161,21 +161,31 @@ async function main(): Promise<void> {
           CONNECTIONS,
           GET_AGAINST_ADAPTER_FLOOR,
         );
-    // The same create body and fresh keys on both sides; the floor's path is its own.
+    // The floor creates with the create's body and fresh keys, on its own path; a patch and a
+    // comment are set against the same floor (their statements are as many as a create's).
     const create = all.find((scenario) => scenario.name === 'create')!;
-    const writeFloorPairs = !selected('create')
-      ? []
-      : await measureFloorPairs(
-          {
-            scenario: { ...create, name: 'write floor: Express + the statements of a create in one Prisma transaction', path: '/rental-insurances' },
-            origin: `http://127.0.0.1:${PORTS.writeFloor}`,
-            pid: floors[2].pid,
-          },
-          { scenario: create, origin, pid: service.pid },
-          SECONDS,
-          CONNECTIONS,
-          CREATE_AGAINST_WRITE_FLOOR,
-        );
+    const writeFloor = {
+      scenario: { ...create, name: 'write floor: Express + the statements of a create in one Prisma transaction', path: '/rental-insurances' },
+      origin: `http://127.0.0.1:${PORTS.writeFloor}`,
+      pid: floors[2].pid,
+    };
+    const writeFloorReports: string[] = [];
+    for (const [name, label] of [
+      ['create', 'Create'],
+      ['patch (merge patch, If-Match)', 'Patch'],
+      ['comment', 'Comment'],
+    ] as const) {
+      const write = all.find((scenario) => scenario.name === name)!;
+      if (!selected(name)) continue;
+      const pairs = await measureFloorPairs(
+        writeFloor,
+        { scenario: write, origin, pid: service.pid },
+        SECONDS,
+        CONNECTIONS,
+        againstWriteFloor(label),
+      );
+      writeFloorReports.push(formatFloorPairs(pairs, againstWriteFloor(label)));
+    }
     const tracing =
       !selected('tracing') || process.env.BENCH_TRACING === '0'
         ? ''
@@ -239,7 +249,7 @@ async function main(): Promise<void> {
       ) +
       formatFloorPairs(floorPairs) +
       formatFloorPairs(adapterFloorPairs, GET_AGAINST_ADAPTER_FLOOR) +
-      formatFloorPairs(writeFloorPairs, CREATE_AGAINST_WRITE_FLOOR) +
+      writeFloorReports.join('') +
       tracing +
       events +
       variants +
