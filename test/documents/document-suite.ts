@@ -235,6 +235,9 @@ export function documentSuite(variant: StoreVariant): World {
     expect(accepted.documents).toHaveLength(1);
     const contract = accepted.documents[0]!;
     expect(contract).toMatchObject({ contentType: 'application/pdf', fileName: `contract-${guarantee.id}-v3.pdf` });
+    // The credential that accepted rendered it (openapi: Document), as on the accept's entry.
+    expect(contract.creator).toEqual({ name: who().displayName, serviceAccount: true });
+    expect(accepted.creator).toEqual(contract.creator);
     const records = await partner.signatureRecords(guarantee.id);
     expect(records.map((record) => record.documentId)).toEqual([contract.id, null]);
     const pdf = await binary(partner.follow(`${documentsPath(guarantee.id)}/${contract.id}`));
