@@ -1241,6 +1241,8 @@ export interface components {
         /**
          * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
          *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         *     `creator` is who attached it; for a rendered contract, the agency's credential whose accept
+         *     or change (the one that reissued the contract) rendered it, as on its history entry, never `system`.
          */
         Document: {
             /**

@@ -7,6 +7,8 @@ import request from 'supertest';
 import { useTestApp, type World } from '../support/test-app';
 import { asPartner, COLLECTION, type HistoryEntry } from '../support/partner-api';
 import { backOffice } from '../support/back-office';
+import { expectErrorBody } from '../support/error-body';
+import { pdfTextLines } from '../support/pdf-text-lines';
 import { binary, documentsPath, htmlBytes, jpegBytes, pdfBytes, pngBytes, sha256Of, svgBytes, upload, zipBytes } from '../support/document-files';
 
 export interface StoreVariant {
@@ -170,6 +172,40 @@ export function documentSuite(variant: StoreVariant): World {
     expect(await stored()).toEqual(before);
   });
 
+  test('When a partner uploads without an Idempotency-Key, then 400 idempotency_key_required in the error body and nothing is stored', async () => {
+    const guarantee = await partner.newGuarantee();
+    const before = await stored();
+    const entriesBefore = (await partner.historyEntries(guarantee.id)).length;
+    const response = await upload(world, who(), documentsPath(guarantee.id), [{ bytes: pdfBytes(), name: 'renda.pdf' }], {
+      key: null,
+      comment: 'Sem chave.',
+    });
+    expectErrorBody(response, 400, 'idempotency_key_required');
+    expect(response.body.details).toEqual(['Idempotency-Key: is required']);
+    expect(await stored()).toEqual(before);
+    expect(await partner.historyEntries(guarantee.id)).toHaveLength(entriesBefore);
+    expect((await partner.follow(documentsPath(guarantee.id))).body.page.totalElements).toBe(0);
+  });
+
+  test('When a file name carries bidirectional-override, isolate or invisible marks, then the name is kept without them', async () => {
+    const guarantee = await partner.newGuarantee();
+    const response = await upload(world, who(), documentsPath(guarantee.id), [
+      // Shown as "faturaexe.pdf" while it ends in .exe: the override must not survive.
+      { bytes: pdfBytes(), name: 'fatura\u202Efdp.exe' },
+      { bytes: pdfBytes(), name: '\u2066renda\u2069\u200E \u202Ajaneiro\u202C\u202D\u200F\u061C\u202B\uFEFF.pdf' },
+    ]);
+    expect(response.status).toBe(201);
+    const documents = (response.body as HistoryEntry).documents;
+    expect(documents.map((d) => [d.fileName, d.contentType])).toEqual([
+      ['faturafdp.exe', 'application/pdf'],
+      ['renda janeiro.pdf', 'application/pdf'],
+    ]);
+    const list = await partner.follow(documentsPath(guarantee.id));
+    expect(list.body._embedded.documents.map((d: { fileName: string }) => d.fileName)).toEqual(['renda janeiro.pdf', 'faturafdp.exe']);
+    const download = await binary(partner.follow(`${documentsPath(guarantee.id)}/${documents[0]!.id}`));
+    expect(download.headers['content-disposition']).toBe('attachment; filename=faturafdp.exe');
+  });
+
   test('When a file passes 10 MB, then 413 document_too_large and nothing is stored', async () => {
     const guarantee = await partner.newGuarantee();
     const before = await stored();
@@ -199,6 +235,9 @@ export function documentSuite(variant: StoreVariant): World {
     expect(accepted.documents).toHaveLength(1);
     const contract = accepted.documents[0]!;
     expect(contract).toMatchObject({ contentType: 'application/pdf', fileName: `contract-${guarantee.id}-v3.pdf` });
+    // The credential that accepted rendered it (openapi: Document), as on the accept's entry.
+    expect(contract.creator).toEqual({ name: who().displayName, serviceAccount: true });
+    expect(accepted.creator).toEqual(contract.creator);
     const records = await partner.signatureRecords(guarantee.id);
     expect(records.map((record) => record.documentId)).toEqual([contract.id, null]);
     const pdf = await binary(partner.follow(`${documentsPath(guarantee.id)}/${contract.id}`));
@@ -213,6 +252,52 @@ export function documentSuite(variant: StoreVariant): World {
     const [documentRecord] = await partner.signatureRecords(guarantee.id);
     expect(documentRecord!.documentId).toBe(reissued.documents[0]!.id);
     expect(reissued.documents[0]!.sha256).not.toBe(contract.sha256);
+  });
+
+  test('When a partner downloads the contract of an accepted guarantee, then it reads the parties, the property, the amounts and the version the signers sign, and a reissue reads the new ones', async () => {
+    const guarantee = await partner.newGuarantee();
+    await backOffice(world).approve(guarantee.id);
+    expect((await partner.accept(guarantee.id)).status).toBe(200);
+    const accepted = await partner.current(guarantee.id);
+    const contract = (await partner.historyEntries(guarantee.id)).at(-1)!.documents[0]!;
+    const download = await binary(partner.follow(`${documentsPath(guarantee.id)}/${contract.id}`));
+    expect(download.status).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+
+    const lines = pdfTextLines(download.body as Buffer);
+    const brl = (amount: number | null) =>
+      amount === null ? '-' : `R$ ${new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2 }).format(amount)}`;
+    expect(lines[0]).toBe('Rental guarantee contract');
+    expect(lines[1]).toMatch(new RegExp(`^Guarantee ${guarantee.id}, version 3, issued \\d{4}-\\d{2}-\\d{2}T`));
+    expect(accepted.installmentAmount).not.toBeNull();
+    expect(accepted.coverageLimit).not.toBeNull();
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `Agency: ${who().companyId}`,
+        `Tenant: Maria José da Silva (CPF/CNPJ ${accepted.tenant.cpfCnpj})`,
+        `Reference: ${accepted.property.externalId}`,
+        'Type: apartment',
+        `Address: Avenida Paulista, 1578, Apto 52, Bela Vista, São Paulo-SP, CEP ${accepted.property.address.zipCode}`,
+        'Rent: R$ 3.500,00',
+        'Condominium fee: R$ 850,00',
+        'Property tax: R$ 210,35',
+        'Other fees: -',
+        `Guarantee installment: ${brl(accepted.installmentAmount)}`,
+        'Setup fee (once): R$ 150,00',
+        `Coverage limit: ${brl(accepted.coverageLimit)}`,
+        `Rent coverage limit: ${brl(accepted.rentCoverageLimit)}`,
+        `Start of billing: ${accepted.startBillingDate ?? '-'}`,
+        `End of the guarantee: ${accepted.terminationDate ?? '-'}`,
+      ]),
+    );
+
+    const reissue = await partner.patch(guarantee.id, { tenant: { name: 'Maria José da Silva Souza' } }, { ifMatch: accepted.etag });
+    expect(reissue.headers['service-effects']).toBe('contract_reissued');
+    const reissued = (await partner.historyEntries(guarantee.id)).at(-1)!.documents[0]!;
+    const newLines = pdfTextLines((await binary(partner.follow(`${documentsPath(guarantee.id)}/${reissued.id}`))).body as Buffer);
+    expect(newLines[1]).toMatch(new RegExp(`^Guarantee ${guarantee.id}, version 4, issued `));
+    expect(newLines).toContain(`Tenant: Maria José da Silva Souza (CPF/CNPJ ${accepted.tenant.cpfCnpj})`);
+    expect(newLines).not.toContain(`Tenant: Maria José da Silva (CPF/CNPJ ${accepted.tenant.cpfCnpj})`);
   });
 
   test('When the guarantee is archived, then attaching is 409 invalid_state', async () => {

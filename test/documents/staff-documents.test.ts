@@ -1,16 +1,17 @@
 /**
  * Reviewers' documents through the back office (openapi/back-office.yaml): a reviewer attaches a
  * form, asks for information with a checklist attached, and the partner reads both in the history,
- * downloads them and is told by the event feed without polling.
+ * downloads them and is told without polling: by the event feed, and by a signed webhook on its
+ * endpoint (a local receiver; this file's app runs a delivery worker for it).
  */
 import request from 'supertest';
 import { useTestApp } from '../support/test-app';
 import { asPartner, type HistoryEntry } from '../support/partner-api';
 import { newStaff, OPS, type Operator } from '../back-office/ops-support';
 import { binary, documentsPath, htmlBytes, pdfBytes, sha256Of, upload } from '../support/document-files';
-import { webhookClient } from '../webhooks/webhook-support';
+import { payloadProblems, startReceiver, verify, webhookClient } from '../webhooks/webhook-support';
 
-const world = useTestApp({}, { agencies: 1 });
+const world = useTestApp({ WEBHOOK_DELIVERY_CONCURRENCY: '2', SCHEDULER_INTERVAL_MS: '0' }, { agencies: 1 });
 const partner = asPartner(world);
 let staff: Operator;
 beforeAll(async () => {
@@ -61,6 +62,34 @@ test('When a reviewer attaches a form, then it is its own history entry; the bac
       .set(staff.auth),
   );
   expect(Buffer.compare(download.body as Buffer, mine)).toBe(0);
+});
+
+test('When a reviewer attaches a document, then the partner’s webhook endpoint receives rental_insurance.documents_attached, signed, with the guarantee and the document', async () => {
+  const receiver = await startReceiver();
+  world.beforeClose(() => receiver.close());
+  const hooks = webhookClient(world, world.agency);
+  const endpoint = await hooks.register(receiver.url, ['rental_insurance.documents_attached']);
+  const guarantee = await partner.newGuarantee();
+  const form = pdfBytes();
+  const attached = await upload(world, staff, reviewPath(guarantee.id, 'documents'), [{ bytes: form, name: 'formulario-cadastro.pdf' }], {
+    comment: 'Preencha e devolva o formulário.',
+  });
+  expect(attached.status).toBe(201);
+
+  const [delivery] = await receiver.waitFor((all) => all.some((r) => r.event.data['rentalInsuranceId'] === guarantee.id));
+  expect(receiver.received.map((r) => r.event.type)).toEqual(['rental_insurance.documents_attached']);
+  expect(delivery!.headers['content-type']).toMatch(/^application\/json/);
+  expect(delivery!.headers['webhook-id']).toBe(delivery!.event.id);
+  expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+  expect(verify(endpoint.secret, delivery!)).toEqual(delivery!.event);
+  expect(payloadProblems(delivery!.event)).toEqual([]);
+  expect(delivery!.event).toMatchObject({ type: 'rental_insurance.documents_attached', agencyId: world.agency.companyId });
+  const entry = delivery!.event.data['historyEntry'] as HistoryEntry;
+  expect(delivery!.event.data['rentalInsuranceId']).toBe(guarantee.id);
+  expect(entry).toEqual(attached.body);
+  expect(entry.creator).toEqual({ name: 'Ana Souza', serviceAccount: false });
+  expect(entry.documents.map((d) => [d.fileName, d.sha256])).toEqual([['formulario-cadastro.pdf', sha256Of(form)]]);
+  expect((await hooks.remove(endpoint.id)).status).toBe(204);
 });
 
 test('When a reviewer declines with an HTML page attached, then 415 and the guarantee stays under review', async () => {

@@ -83,6 +83,7 @@ const SCHEMA_OF_TYPE: Record<string, string> = {
   'rental_insurance.signature_changed': 'RentalInsuranceSignatureChangedEvent',
   'rental_insurance.comment_added': 'RentalInsuranceCommentAddedEvent',
   'rental_insurance.contract_reissued': 'RentalInsuranceContractReissuedEvent',
+  'rental_insurance.documents_attached': 'RentalInsuranceDocumentsAttachedEvent',
   'statement_entry.created': 'StatementEntryCreatedEvent',
   'webhook.test': 'WebhookTestEvent',
 };

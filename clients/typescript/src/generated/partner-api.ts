@@ -986,7 +986,7 @@ export interface webhooks {
         put?: never;
         /**
          * rental_insurance.documents_attached: Documents were attached to a guarantee
-         * @description A history entry with documents: files a reviewer attached (alone, or with an information request or a decline: creator `serviceAccount: false`), files one of the agency's own credentials attached, or the contract the service rendered when a proposal was accepted or the contract reissued (creator `system`). `data.historyEntry.documents` lists them; download each with `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         * @description A history entry with documents: files a reviewer attached (alone, or with an information request or a decline: creator `serviceAccount: false`), files one of the agency's own credentials attached, or the contract the service rendered when a proposal was accepted or the contract reissued (creator: the agency's credential whose accept or change caused it, `serviceAccount: true`, as on that history entry). `data.historyEntry.documents` lists them; download each with `GET /v1/rental-insurances/{id}/documents/{documentId}`.
          *
          *     Sent to each enabled endpoint of the agency that subscribes to `rental_insurance.documents_attached`, signed as described
          *     in *Webhooks*; the same event is listed by `GET /v1/events`.
@@ -1508,6 +1508,8 @@ export interface components {
         /**
          * @description A document attached to a history entry: a file the agency or a reviewer attached, or a
          *     contract the service rendered. Its bytes: `GET /v1/rental-insurances/{id}/documents/{documentId}`.
+         *     `creator` is who attached it; for a rendered contract, the agency's credential whose accept
+         *     or change (the one that reissued the contract) rendered it, as on its history entry, never `system`.
          */
         Document: {
             /**
