@@ -75,7 +75,12 @@ export async function endSession(db: Queryable, tokenHash: string): Promise<void
   await db.consoleSession.deleteMany({ where: { tokenHash } });
 }
 
-/** The Set-Cookie value of a new session (`token`) or of a sign-out (undefined). */
+/**
+ * The Set-Cookie value of a new session (`token`) or of a sign-out (undefined). `Secure` on plain-HTTP
+ * loopback too (a decision, docs/console.md): the `__Host-` prefix requires it, and browsers treat
+ * http://localhost as a secure context, so they keep and send the cookie there; one line for every
+ * deployment, stricter than the issue's allowance to leave it off on loopback.
+ */
 export function sessionCookie(token: string | undefined, maxHours: number): string {
   const value = token ?? '';
   const maxAge = token ? maxHours * 3600 : 0;

@@ -1,9 +1,11 @@
 /**
  * Issue 37, item 5: a reviewer's journey in headless Chromium, from the invitation link to an
  * approval in the queue that the partner API then shows; a request for information with a PDF that
- * the partner then reads in the history, downloaded back from the desk; the guarantee's history and signatures,
- * credential administration, the audit log, a director re-invited, a second passkey added and removed; and the first load
- * of a page in bytes and requests (written to .data/console/first-load.json).
+ * the partner then reads in the history, downloaded back from the desk; a decline with its reason
+ * that the partner API then shows; the guarantee's history and signatures; credential
+ * administration (another agency's credential revoked), the audit log, a director re-invited, a
+ * second passkey added and removed; and the first load of a page in bytes and requests (written to
+ * .data/console/first-load.json).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { staffActor } from '../../src/auth/audit-log';
 import { invitePerson } from '../../src/people/people';
 import { htmlBytes, pdfBytes, sha256Of } from '../support/document-files';
 import { guaranteeBody } from '../support/factories';
-import { asPartner } from '../support/partner-api';
+import { ANONYMOUS, asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { addAuthenticator, checkScreen, expectScreen, SCREENSHOTS, useConsoleBrowser } from './console-browser';
 
@@ -110,12 +112,44 @@ test('When a reviewer follows the invitation link, then they approve a guarantee
   expect(saved.suggestedFilename()).toBe('lista.pdf');
   expect(Buffer.compare(fs.readFileSync(await saved.path()), checklist)).toBe(0);
 
+  // A decline with the reason: the partner API shows the guarantee declined, with the reviewer's comment.
+  const declining = await partner.newGuarantee();
+  await page.goto(`${browser.origin}/console/#/review/${declining.id}`);
+  await expectScreen(page, `Garantia ${declining.id}`);
+  await page.getByLabel('Comentário', { exact: true }).fill('Renda insuficiente para o valor do aluguel.');
+  await page.getByRole('button', { name: 'Recusar' }).click();
+  await page.locator('#guarantee-status', { hasText: 'declined' }).waitFor();
+  await checkScreen(page, 'reviewer-declined');
+  expect((await partner.get(declining.id)).body).toMatchObject({ id: declining.id, status: 'declined' });
+  expect((await partner.historyEntries(declining.id)).at(-1)).toMatchObject({
+    status: { code: 'declined' },
+    comment: 'Renda insuficiente para o valor do aluguel.',
+    creator: { name: 'Renata Revisora', serviceAccount: false },
+  });
+
   // Credential administration and the audit log.
   await page.getByRole('link', { name: 'Credenciais (todas)' }).click();
   await page.locator('td', { hasText: world.agency.clientId }).waitFor();
   await checkScreen(page, 'staff-credentials');
+  // Another agency's credential revoked from the screen (after the confirmation): its secret gets no token any more.
+  const leaving = await world.newAgency();
+  await page.getByLabel('Empresa').fill(leaving.companyId);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await page.locator('td', { hasText: leaving.clientId }).waitFor();
+  await page.getByRole('button', { name: 'Revogar credencial' }).click();
+  await page.getByRole('cell', { name: 'revogado', exact: true }).waitFor();
+  const refused = await asPartner(world, ANONYMOUS)
+    .tokenRequest()
+    .auth(leaving.clientId, leaving.clientSecret)
+    .send({ grant_type: 'client_credentials' });
+  expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 401, error: 'invalid_client' });
   await page.getByRole('link', { name: 'Auditoria' }).click();
   await page.locator('td', { hasText: 'console.person_invited' }).first().waitFor();
+  // The revocation is there, by the reviewer, from the console.
+  const revocation = page.locator('tr', { hasText: 'credential.revoked' }).filter({ hasText: leaving.companyId });
+  await revocation.waitFor();
+  expect(await revocation.textContent()).toEqual(expect.stringContaining('staff:Renata Revisora'));
+  expect(await revocation.textContent()).toEqual(expect.stringContaining('"via":"console"'));
   await checkScreen(page, 'staff-audit-log');
 
   // A director who lost their passkeys is re-invited: the new link is shown once, the old one is spent.

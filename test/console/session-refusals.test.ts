@@ -8,7 +8,9 @@ import request from 'supertest';
 import { staffActor } from '../../src/auth/audit-log';
 import { reinvitePerson } from '../../src/people/people';
 import { hashSessionToken } from '../../src/auth/session-store';
+import { pdfBytes } from '../support/document-files';
 import { expectErrorBody } from '../support/error-body';
+import { asPartner } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
 import { asConsole, signedInPerson } from './console-sessions';
 
@@ -128,4 +130,18 @@ test('When a person signs out, then the session ends and the cookie is cleared',
   expect(out.status).toBe(204);
   expect(out.headers['set-cookie']?.[0]).toMatch(/^__Host-rg-console=; Path=\/; HttpOnly; Secure; SameSite=Strict; Max-Age=0$/);
   expectErrorBody(await page.get('/console/api/v1/session'), 401, 'unauthorized');
+});
+
+test('When a session calls attachStaffDocuments, the one back-office operation without consoleSession, then the cookie is not read: 401 and nothing is attached', async () => {
+  const reviewer = await signedInPerson(world, { kind: 'staff', scopes: ['ops:guarantees:review'] });
+  const partner = asPartner(world);
+  const guarantee = await partner.newGuarantee();
+  const before = (await partner.historyEntries(guarantee.id)).length;
+  const attached = await request(world.app)
+    .post(`/back-office/v1/rental-insurances/${guarantee.id}/documents`)
+    .set({ ...reviewer.headers, Host: 'console.test', Origin: 'http://console.test', 'Idempotency-Key': 'attach-1' })
+    .field('comment', 'Lista anexa.')
+    .attach('file', pdfBytes(), { filename: 'lista.pdf', contentType: 'application/pdf' });
+  expectErrorBody(attached, 401, 'unauthorized');
+  expect(await partner.historyEntries(guarantee.id)).toHaveLength(before);
 });
