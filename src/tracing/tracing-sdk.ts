@@ -19,6 +19,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PrismaInstrumentation } from '@prisma/instrumentation';
 import { redactUrl } from '../logger';
+import { headSamplingFrom } from './head-sampling';
 import { incomingTraceContextTrusted, tracingStarted } from './tracing';
 
 const SERVICE_NAME = 'rental-guarantee-api';
@@ -31,7 +32,10 @@ const W3C_TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const untrustedContext = new WeakMap<IncomingMessage, string>();
 
 export function startTracing(): void {
+  // A ratio sampler decides at the door (head-sampling.ts); any other is the SDK's, read from the variables.
+  const door = headSamplingFrom(process.env);
   const sdk = new NodeSDK({
+    ...(door ? { sampler: door.sampler } : {}),
     // OTEL_SERVICE_NAME or a service.name in OTEL_RESOURCE_ATTRIBUTES wins over this default.
     ...(process.env.OTEL_SERVICE_NAME || /(?:^|,)\s*service\.name=/.test(process.env.OTEL_RESOURCE_ATTRIBUTES ?? '')
       ? {}
@@ -40,7 +44,7 @@ export function startTracing(): void {
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? '') || door?.leftOut(request) === true,
         // An outgoing request outside any trace (none today) makes no trace of its own.
         requireParentforOutgoingSpans: true,
         startIncomingSpanHook: incomingAttributes,

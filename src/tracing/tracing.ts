@@ -43,12 +43,13 @@ export async function flushTraces(): Promise<void> {
 }
 
 /**
- * Runs `work` in a span named `name`, a child of the active span. A refusal of the contract (an
+ * Runs `work` in a span named `name`, a child of the active span (none without one). A refusal of the contract (an
  * ApiError under 500: 404, 409, 412...) is what the step is for, not a failure of it: it is
  * recorded as the span's `rg.refusal` attribute; anything else sets the span's status to ERROR.
  */
 export function inSpan<T>(name: string, work: () => T, attributes?: Attributes): T {
-  if (!sdk) return work();
+  // Outside any span (a request left out by sampling at the door, a health check) a step makes none.
+  if (!sdk || !trace.getActiveSpan()) return work();
   return tracer.startActiveSpan(name, { attributes }, (span) => finishWith(span, work));
 }
 
