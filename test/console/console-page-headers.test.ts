@@ -9,6 +9,7 @@
 import request from 'supertest';
 import { expectErrorBody } from '../support/error-body';
 import { useTestApp } from '../support/test-app';
+import { asText } from '../support/text-body';
 
 const world = useTestApp();
 
@@ -22,14 +23,6 @@ function directivesOf(policy: string): Record<string, string[]> {
   return directives;
 }
 
-/** supertest buffers only text and JSON by itself: the bundle (text/javascript) is read as text too. */
-const asText = (res: request.Response, done: (error: Error | null, body: string) => void) => {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  let text = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => (text += chunk));
-  stream.on('end', () => done(null, text));
-};
 const open = (path: string) => request(world.app).get(path).set('Host', 'console.test').buffer(true).parse(asText);
 
 function expectStrictHeaders(response: request.Response): void {

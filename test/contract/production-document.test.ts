@@ -13,6 +13,7 @@ import YAML from 'yaml';
 import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { API } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { asText } from '../support/text-body';
 
 type Json = Record<string, unknown>;
 const source = fs.readFileSync(path.join(__dirname, '..', '..', 'openapi', 'partner.yaml'), 'utf8');
@@ -54,15 +55,6 @@ async function published(app: Parameters<typeof request>[0]): Promise<Record<str
   const text = async (url: string) => (await request(app).get(`${API}${url}`).buffer(true).parse(asText)).body as string;
   return { json: await text('/openapi.json'), yaml: await text('/openapi.yaml'), html: await text('/docs') };
 }
-
-/** supertest buffers only text and JSON by itself. */
-const asText = (res: request.Response, done: (error: Error | null, body: string) => void) => {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  let text = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => (text += chunk));
-  stream.on('end', () => done(null, text));
-};
 
 /** How a line of prose reads inside each published form: a JSON string (also the page's data block, `<` escaped) or YAML text. */
 const forms = (line: string) => [JSON.stringify(line).slice(1, -1), JSON.stringify(line).slice(1, -1).replace(/</g, '\\u003c'), line];

@@ -12,19 +12,11 @@ import YAML from 'yaml';
 import { TEST_WEBHOOK_KEY } from '../support/factories';
 import { API } from '../support/partner-api';
 import { useTestApp } from '../support/test-app';
+import { asText } from '../support/text-body';
 
 const contract = YAML.parse(fs.readFileSync(path.join(__dirname, '../../openapi/partner.yaml'), 'utf8')) as {
   info: { version: string };
   paths: Record<string, unknown>;
-};
-
-/** supertest buffers only text and JSON by itself. */
-const asText = (res: request.Response, done: (error: Error | null, body: string) => void) => {
-  const stream = res as unknown as NodeJS.ReadableStream;
-  let text = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => (text += chunk));
-  stream.on('end', () => done(null, text));
 };
 
 /** Scalar's configuration, carried by the data block's data-options attribute. */
