@@ -30,7 +30,7 @@ export interface HeadSampling {
   leftOut(request: IncomingMessage): boolean;
 }
 
-export function headSamplingFrom(env: NodeJS.ProcessEnv, draw: () => number = Math.random): HeadSampling | undefined {
+export function headSamplingFrom(env: NodeJS.ProcessEnv): HeadSampling | undefined {
   const name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
   if (name !== 'traceidratio' && name !== 'parentbased_traceidratio') return undefined;
   const ratio = ratioOf(env.OTEL_TRACES_SAMPLER_ARG);
@@ -40,7 +40,7 @@ export function headSamplingFrom(env: NodeJS.ProcessEnv, draw: () => number = Ma
     sampler: parentBased ? new ParentBasedSampler({ root }) : root,
     leftOut: (request) => {
       if (parentBased && request.headers.traceparent !== undefined && incomingTraceContextTrusted(request.socket.remoteAddress)) return false;
-      return draw() >= ratio;
+      return Math.random() >= ratio;
     },
   };
 }
